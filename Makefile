@@ -1,0 +1,54 @@
+# The two commands a newcomer needs: `make demo` and `make test`.
+# Every target installs what it needs by itself (make setup).
+
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+MP      := $(BIN)/micropython
+STUBS   := $(VENV)/mpstubs
+STAMP   := $(VENV)/.setup-stamp
+FW      := firmware
+HEAP    ?= 96K
+
+.PHONY: setup test test-py test-mp lint typecheck firmware demo bench deploy clean
+
+setup: $(STAMP)
+
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --disable-pip-version-check -r requirements.txt
+	$(BIN)/pip install -q --disable-pip-version-check --no-deps -e .
+	$(BIN)/pip install -q --disable-pip-version-check --no-deps --upgrade \
+	    --target $(STUBS) $$(grep -E '^micropython-rp2' requirements.txt)
+	touch $(STAMP)
+
+# Everything: pytest on CPython, the core suite on MicroPython, mpy-cross
+# over every firmware file, ruff, and the type check against the rp2 stubs.
+test: setup firmware lint typecheck test-mp test-py
+
+test-py: setup
+	$(BIN)/pytest
+
+test-mp: setup
+	$(MP) tools/mptest.py tests/core tests/drivers
+
+lint: setup
+	$(BIN)/ruff check firmware host tests tools
+
+typecheck: setup
+	MYPYPATH=$(STUBS) $(BIN)/mypy --config-file tools/mypy-firmware.ini firmware
+
+firmware: setup
+	$(BIN)/python tools/build_firmware.py $(FW) build/firmware
+
+demo: setup
+	$(BIN)/python tools/demo.py
+
+bench: setup firmware
+	$(BIN)/python tools/bench.py
+
+deploy: setup firmware
+	$(BIN)/mjtable deploy $(if $(PORT),--port $(PORT))
+
+clean:
+	rm -rf build .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,312 @@
+"""Rulesets: a fixed, versioned list of integer parameters, a name and a CRC.
+
+A ruleset in RAM is a `Ruleset`: `rs[P_CAP]` reads parameter P_CAP. Its
+blob (what the table stores and the host pushes) is:
+
+    b"SR" | format version (1 byte) | name length (1) | name (UTF-8)
+    | parameter count (1) | values (int16 little-endian each) | CRC32 (4, LE)
+
+The CRC32 covers everything before it. A blob with a bad CRC, an unknown
+version, a wrong count or a value out of range is refused with the reason.
+
+Fan values are doublings (log2 of the multiplier): the base a discarder pays
+is 2**min(fan, cap). A rule text that counts from 1 (1番 = x1) keeps its own
+numbers on screen through P_FAN_SHOWN_OFFSET. NONE (-1) marks a pattern a
+ruleset does not have.
+"""
+
+import struct
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+try:
+    from binascii import crc32
+except ImportError:  # pragma: no cover - every port we target has it
+    from zlib import crc32
+
+FORMAT_VERSION = const(1)
+NONE = const(-1)
+AT_CAP = const(63)  # a fan value meaning "the cap itself" (满格)
+
+# Pattern ids: stable, in this order (they name the P_FAN_* parameters too).
+PATTERNS = (
+    "pinghu", "duiduihu", "qidui", "longqidui", "qingyise", "jingoudiao",
+    "daiyaojiu", "jiangdui", "qingdui", "qingqidui", "qinglongqidui",
+    "qingdaiyao", "qingjingoudiao", "menqing", "duanyaojiu", "gen",
+    "gangshanghua", "gangshangpao", "qiangganghu", "haidi", "juezhang",
+    "tianhu", "dihu", "zimo",
+)
+NPATTERNS = const(24)
+PINGHU = const(0)
+DUIDUIHU = const(1)
+QIDUI = const(2)
+LONGQIDUI = const(3)
+QINGYISE = const(4)
+JINGOUDIAO = const(5)
+DAIYAOJIU = const(6)
+JIANGDUI = const(7)
+QINGDUI = const(8)
+QINGQIDUI = const(9)
+QINGLONGQIDUI = const(10)
+QINGDAIYAO = const(11)
+QINGJINGOUDIAO = const(12)
+MENQING = const(13)
+DUANYAOJIU = const(14)
+GEN = const(15)
+GANGSHANGHUA = const(16)
+GANGSHANGPAO = const(17)
+QIANGGANGHU = const(18)
+HAIDI = const(19)
+JUEZHANG = const(20)
+TIANHU = const(21)
+DIHU = const(22)
+ZIMO = const(23)
+
+# Parameters: (name, min, max, default). Defaults are the `xuezhan` preset
+# (seed 002). The id of a parameter is its index; P_FAN0 + pattern id is the
+# fan value of a pattern. Never reorder: append and bump FORMAT_VERSION.
+_SPEC = (
+    # -- the table and the deal
+    ("players", 2, 5, 4),            # seats that play
+    ("suits", 1, 7, 7),              # bitmask of suits in play: 1 m, 2 p, 4 s
+    ("hand_size", 7, 13, 13),        # tiles dealt to a non-dealer
+    ("mode", 0, 1, 0),               # 0 血战到底, 1 血流成河
+    ("xueliu_lock", 0, 1, 1),        # 血流: hand locked after the first win (seed 002)
+    ("huansanzhang", 0, 1, 1),       # 换三张
+    ("hsz_dirs", 1, 7, 7),           # allowed directions: 1 clockwise, 2 counter, 4 across
+    ("dingque", 0, 1, 1),            # 定缺
+    # -- scoring
+    ("fan_shown_offset", 0, 1, 0),   # shown fan = doublings + offset (1: 平胡 is 1番)
+    ("cap", -1, 15, 4),              # 封顶 in doublings; -1 no cap
+    ("zimo_bonus", 0, 1, 1),         # 自摸加底: each payer adds this (加番 is fan.zimo)
+    ("base_points", 1, 1000, 1),     # 底分: points per unit
+    ("gen_in_longqidui", 0, 1, 1),   # 1: the four in 龙七对 also counts as 根
+    ("tianhu_alone", 0, 1, 0),       # 1: 天胡/地胡 do not combine with other patterns
+    ("menqing_zimo_only", 0, 1, 0),  # 门清 only on a self-draw (seed 000 成都)
+    # -- kongs (刮风下雨)
+    ("gang_zhi", 0, 32, 2),          # 直杠: the discarder pays
+    ("gang_zhi_others", 0, 32, 0),   # 毛毛雨: each other payer also pays
+    ("gang_bu", 0, 32, 1),           # 补杠: each payer pays
+    ("gang_an", 0, 32, 2),           # 暗杠: each payer pays
+    ("bugang_when", 0, 2, 0),        # 0 any time, 1 late 补杠 earns nothing, 2 late 补杠 illegal
+    ("gang_payers", 0, 1, 0),        # 0 players still in the hand, 1 all other seats
+    ("zhuanyi", 0, 3, 0),            # 呼叫转移: 0 off, 1 each winner gets it all,
+                                     #   2 ceil split (discarder pays rounding), 3 even split
+    ("zhuanyi_chain", 0, 1, 0),      # chained kongs transfer together
+    ("diangang_hua", 0, 2, 0),       # 点杠花: 0 self-draw, 1 the kong giver pays for all,
+                                     #   2 a discard win on the giver
+    ("qianggang", 0, 1, 1),          # 抢杠胡 allowed on a 补杠
+    ("haidi_gang", 0, 1, 0),         # the last tile may be konged
+    ("gang_no_fan", 0, 1, 0),        # 杠进不杠出: kongs earn no money (宜宾)
+    # -- claims and passes
+    ("guoshou", 0, 3, 0),            # 过手胡: 0 none, 1 same tile, 2 same or lower fan,
+                                     #   3 any tile, each until the player's next draw
+    ("last4_forced", 0, 1, 0),       # 最后四张必胡
+    # -- end of the hand (流局)
+    ("huazhu", -1, 999, 16),         # 查花猪: paid to each payee; -1 the cap value, 0 off
+    ("huazhu_payees", 0, 1, 0),      # 0 every non-花猪 (winners too), 1 only those still in
+    ("chajiao", 0, 2, 1),            # 查大叫: 0 off, 1 pay the largest value, 2 the smallest
+    ("sijiao", 0, 1, 1),             # 死叫 counts as ready
+    ("tuigang", 0, 1, 1),            # 退杠钱 by a player not ready
+    ("tuigang_first", 0, 1, 0),      # refund before the 查叫 payments (T/TFMJ order)
+    ("huazhu_chajiao", 0, 1, 0),     # a 花猪 also pays 查叫 to ready players
+    # -- the match
+    ("dealer_next", 0, 3, 0),        # 0 first winner (multi-win: discarder), 1 discarder,
+                                     #   self-draw or 流局 keeps, 2 rotate, 3 keep always
+    ("hands", 1, 99, 8),             # hands per match
+    ("start_points", -999, 9999, 100),
+    ("max_winners", 1, 4, 3),        # 血战: the hand ends at this many winners
+    # -- variants (issue 6; defined now so the format stays)
+    ("tingyong", 0, 8, 0),           # 宜宾 听用 wild tiles: how many faces' copies (0 off)
+    ("benjin_fan", -1, 15, -1),      # 宜宾 本金
+    ("wu_tingyong_fan", -1, 15, -1), # 宜宾 无听用
+    ("baohu", 0, 1, 0),              # 断卡根 报胡
+    ("baohu_fan", -1, 15, -1),
+    ("qinghu", 0, 1, 0),             # 断卡根 请胡
+    ("xiaohu", 0, 1, 1),             # 小胡 (no-fan win) allowed
+    ("ka_fan", -1, 15, -1),          # 断卡根 卡 (self-draw, each 456)
+    ("yingka_fan", -1, 15, -1),      # 断卡根 硬卡
+    ("jiaoma", 0, 1, 0),             # 叫马
+)
+
+# Fan values of the patterns, appended after _SPEC (doublings).
+_FAN_DEFAULTS = (
+    0, 1, 2, NONE, 2, 1, NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE,
+    1, 1, NONE, 1, 1, NONE, NONE, NONE, NONE,
+)
+
+P_PLAYERS = const(0)
+P_SUITS = const(1)
+P_HAND_SIZE = const(2)
+P_MODE = const(3)
+P_XUELIU_LOCK = const(4)
+P_HUANSANZHANG = const(5)
+P_HSZ_DIRS = const(6)
+P_DINGQUE = const(7)
+P_FAN_SHOWN_OFFSET = const(8)
+P_CAP = const(9)
+P_ZIMO_BONUS = const(10)
+P_BASE_POINTS = const(11)
+P_GEN_IN_LONGQIDUI = const(12)
+P_TIANHU_ALONE = const(13)
+P_MENQING_ZIMO_ONLY = const(14)
+P_GANG_ZHI = const(15)
+P_GANG_ZHI_OTHERS = const(16)
+P_GANG_BU = const(17)
+P_GANG_AN = const(18)
+P_BUGANG_WHEN = const(19)
+P_GANG_PAYERS = const(20)
+P_ZHUANYI = const(21)
+P_ZHUANYI_CHAIN = const(22)
+P_DIANGANG_HUA = const(23)
+P_QIANGGANG = const(24)
+P_HAIDI_GANG = const(25)
+P_GANG_NO_FAN = const(26)
+P_GUOSHOU = const(27)
+P_LAST4_FORCED = const(28)
+P_HUAZHU = const(29)
+P_HUAZHU_PAYEES = const(30)
+P_CHAJIAO = const(31)
+P_SIJIAO = const(32)
+P_TUIGANG = const(33)
+P_TUIGANG_FIRST = const(34)
+P_HUAZHU_CHAJIAO = const(35)
+P_DEALER_NEXT = const(36)
+P_HANDS = const(37)
+P_START_POINTS = const(38)
+P_MAX_WINNERS = const(39)
+P_TINGYONG = const(40)
+P_BENJIN_FAN = const(41)
+P_WU_TINGYONG_FAN = const(42)
+P_BAOHU = const(43)
+P_BAOHU_FAN = const(44)
+P_QINGHU = const(45)
+P_XIAOHU = const(46)
+P_KA_FAN = const(47)
+P_YINGKA_FAN = const(48)
+P_JIAOMA = const(49)
+P_FAN0 = const(50)
+NPARAMS = const(74)  # P_FAN0 + NPATTERNS
+
+MODE_XUEZHAN = const(0)
+MODE_XUELIU = const(1)
+
+
+def param_name(pid):
+    """`cap` for P_CAP; `fan.qingyise` for P_FAN0 + QINGYISE."""
+    if pid >= P_FAN0:
+        return "fan." + PATTERNS[pid - P_FAN0]
+    return _SPEC[pid][0]
+
+
+def param_id(name):
+    """Parameter id of a name (`cap`, `fan.qingyise`); KeyError names it."""
+    if name.startswith("fan."):
+        pat = name[4:]
+        for i in range(NPATTERNS):
+            if PATTERNS[i] == pat:
+                return P_FAN0 + i
+    else:
+        for i in range(P_FAN0):
+            if _SPEC[i][0] == name:
+                return i
+    raise KeyError("unknown ruleset parameter %r" % name)
+
+
+def bounds(pid):
+    """(min, max) of a parameter."""
+    if pid >= P_FAN0:
+        return (NONE, AT_CAP)
+    s = _SPEC[pid]
+    return (s[1], s[2])
+
+
+def default(pid):
+    if pid >= P_FAN0:
+        return _FAN_DEFAULTS[pid - P_FAN0]
+    return _SPEC[pid][3]
+
+
+class Ruleset:
+    """A named, validated list of NPARAMS integers; index it with P_* ids."""
+
+    def __init__(self, name="xuezhan", values=None):
+        self.name = name
+        self.values = [default(i) for i in range(NPARAMS)] if values is None else list(values)
+        self.check()
+
+    def __getitem__(self, pid):
+        return self.values[pid]
+
+    def set(self, pid, value):
+        """Set one parameter; ValueError (naming it) if out of range."""
+        lo, hi = bounds(pid)
+        if not isinstance(value, int) or value < lo or value > hi:
+            raise ValueError("%s = %r is out of range %d..%d" % (param_name(pid), value, lo, hi))
+        self.values[pid] = value
+
+    def fan(self, pattern):
+        """Fan value (doublings) of a pattern id, NONE if the ruleset lacks it."""
+        return self.values[P_FAN0 + pattern]
+
+    def check(self):
+        if len(self.values) != NPARAMS:
+            raise ValueError("ruleset has %d parameters, expected %d" % (len(self.values), NPARAMS))
+        for i in range(NPARAMS):
+            lo, hi = bounds(i)
+            v = self.values[i]
+            if v < lo or v > hi:
+                raise ValueError("%s = %d is out of range %d..%d" % (param_name(i), v, lo, hi))
+        nb = len(self.name.encode())
+        if nb == 0 or nb > 32:
+            raise ValueError("ruleset name must be 1..32 bytes")
+
+    def copy(self, name=None):
+        return Ruleset(self.name if name is None else name, self.values)
+
+    def to_blob(self):
+        name = self.name.encode()
+        head = b"SR" + bytes((FORMAT_VERSION, len(name))) + name + bytes((NPARAMS,))
+        body = head + struct.pack("<%dh" % NPARAMS, *self.values)
+        return body + struct.pack("<I", crc32(body) & 0xFFFFFFFF)
+
+    def crc(self):
+        """CRC32 of the blob: the id a log records for the ruleset in force."""
+        return struct.unpack("<I", self.to_blob()[-4:])[0]
+
+    def __eq__(self, other):
+        return isinstance(other, Ruleset) and self.name == other.name and self.values == other.values
+
+
+def from_blob(blob):
+    """Ruleset of a blob; ValueError with the reason if it is not acceptable."""
+    blob = bytes(blob)
+    if len(blob) < 9:
+        raise ValueError("ruleset blob too short (%d bytes)" % len(blob))
+    body, tail = blob[:-4], blob[-4:]
+    if struct.unpack("<I", tail)[0] != crc32(body) & 0xFFFFFFFF:
+        raise ValueError("ruleset blob CRC mismatch")
+    if body[:2] != b"SR":
+        raise ValueError("not a ruleset blob (bad magic)")
+    if body[2] != FORMAT_VERSION:
+        raise ValueError("unknown ruleset format version %d" % body[2])
+    n = body[3]
+    if 4 + n + 1 > len(body):
+        raise ValueError("ruleset blob name overruns the blob")
+    try:
+        name = body[4 : 4 + n].decode()
+    except UnicodeError:
+        raise ValueError("ruleset name is not UTF-8")
+    count = body[4 + n]
+    if count != NPARAMS:
+        raise ValueError("ruleset blob has %d parameters, expected %d" % (count, NPARAMS))
+    if len(body) != 5 + n + 2 * NPARAMS:
+        raise ValueError("ruleset blob length %d is wrong" % len(blob))
+    values = struct.unpack("<%dh" % NPARAMS, body[5 + n :])
+    return Ruleset(name, values)
