@@ -1,0 +1,428 @@
+"""NXP PN5180 NFC frontend over SPI: ISO15693 inventory with 16-slot
+anticollision, one reader per seat switching between two antennas.
+
+Datasheet reading (PN5180A0xx/C1-C2, host interface 11.4), as used here:
+- Every host command is one SPI frame between NSS low and NSS high:
+  0x00 WRITE_REGISTER addr v0..v3 (little-endian), 0x01 ..._OR_MASK,
+  0x02 ..._AND_MASK, 0x04 READ_REGISTER addr, 0x07 READ_EEPROM addr len,
+  0x09 SEND_DATA validbits data.., 0x0A READ_DATA 0x00, 0x11 LOAD_RF_CONFIG
+  tx rx, 0x16 RF_ON 0x00, 0x17 RF_OFF 0x00. A command that returns data is
+  followed by a second frame that clocks the answer out (MOSI 0xFF).
+- BUSY handshake for each frame: wait BUSY low, NSS low, transfer, wait BUSY
+  high, NSS high, wait BUSY low. Starting a frame while BUSY is high is lost.
+- Registers: SYSTEM_CONFIG 0x00 (bits 0..2 command: 0 idle, 3 transceive),
+  IRQ_STATUS 0x02 (bit 0 RX, 1 TX, 2 IDLE, 12 TIMER1, 13 TIMER2, 17 GENERAL
+  ERROR), IRQ_CLEAR 0x03, TIMER1_RELOAD 0x0C, TIMER1_CONFIG 0x0F, TX_CONFIG
+  0x18 (bit 10 TX_DATA_ENABLE, bits 6..7 start symbol, 8..9 stop symbol),
+  RX_STATUS 0x13 (bits 0..8 bytes received, bit 18 collision), RF_STATUS 0x1D
+  (bits 24..26 transceive state, 1 = WAIT_TRANSMIT).
+- LOAD_RF_CONFIG 0x0D/0x8D selects ISO15693 ASK100 at 26 kbit/s.
+- 16-slot inventory (ISO15693-3): request flags 0x06 (high data rate,
+  inventory, 16 slots), command 0x01, mask length in bits, mask bytes. Slot n
+  holds the tags whose UID bits [masklen .. masklen+3] equal n. The reader
+  moves to the next slot by sending an EOF alone: TX_CONFIG AND 0xFFFFFB3F
+  (data and SOF off) then SEND_DATA with no bytes. A collided slot is
+  resolved by a new inventory whose mask is extended by that slot's nibble.
+- Timer1 is set as the no-answer timeout: started at TX end, stopped when a
+  reception starts (TIMER1_CONFIG bit 11 and bit 20, bit 20 read by analogy
+  with TIMER2_CONFIG), 848 kHz prescaler. An empty slot then ends with the
+  TIMER1 IRQ instead of a poll budget running out.
+
+UIDs are stored as received: 8 bytes, least significant byte first (byte 7 is
+0xE0 for ISO15693 tags). Buffers are allocated once in the constructor.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython tests
+
+    def const(x):
+        return x
+
+
+try:
+    from time import sleep_us
+except ImportError:  # CPython has no sleep_us
+    from time import sleep as _sleep
+
+    def sleep_us(us):
+        _sleep(us / 1000000)
+
+
+ETIMEDOUT = const(110)
+EIO = const(5)
+
+# registers
+SYSTEM_CONFIG = const(0x00)
+IRQ_ENABLE = const(0x01)
+IRQ_STATUS = const(0x02)
+IRQ_CLEAR = const(0x03)
+TRANSCEIVE_CONTROL = const(0x04)
+TIMER1_RELOAD = const(0x0C)
+TIMER1_CONFIG = const(0x0F)
+CRC_RX_CONFIG = const(0x12)
+RX_STATUS = const(0x13)
+TX_CONFIG = const(0x18)
+CRC_TX_CONFIG = const(0x19)
+RF_STATUS = const(0x1D)
+
+IRQ_RX = const(1 << 0)
+IRQ_TX = const(1 << 1)
+IRQ_IDLE = const(1 << 2)
+IRQ_TIMER1 = const(1 << 12)
+IRQ_TIMER2 = const(1 << 13)
+IRQ_GENERAL_ERROR = const(1 << 17)
+_IRQ_DONE = const(IRQ_RX | IRQ_TIMER1 | IRQ_TIMER2 | IRQ_GENERAL_ERROR)
+RX_BYTES_MASK = const(0x1FF)
+RX_COLLISION = const(1 << 18)
+RX_PROTOCOL_ERROR = const(1 << 17)
+RX_INTEGRITY_ERROR = const(1 << 16)
+STATE_WAIT_TRANSMIT = const(1)
+
+RF_TX_ISO15693 = const(0x0D)
+RF_RX_ISO15693 = const(0x8D)
+# Timer1: enable | prescaler on | 848 kHz | start on TX end | stop on RX start
+TIMER1_TIMEOUT_CONFIG = const(0x1 | 0x4 | (3 << 3) | (1 << 11) | (1 << 20))
+TIMER1_TIMEOUT_TICKS = const(424)  # 500 us at 848 kHz > t1max + SOF (380 us)
+
+ANT_RACK = const(0)
+ANT_TRAY = const(1)
+
+_INVENTORY_FLAGS_16 = const(0x06)
+_CMD_INVENTORY = const(0x01)
+_RESP_LEN = const(10)  # flags, DSFID, UID[8] (CRC removed by the PN5180)
+_MAX_MASK_BITS = const(60)  # deepest round: 60 bits known + 4 bits of slot
+
+_F_IDLE = b"\x02\x00\xf8\xff\xff\xff"  # SYSTEM_CONFIG &= ~7 (command idle)
+_F_TRANSCEIVE = b"\x01\x00\x03\x00\x00\x00"  # SYSTEM_CONFIG |= 3 (transceive)
+_F_EOF_ONLY = b"\x02\x18\x3f\xfb\xff\xff"  # TX_CONFIG &= 0xFFFFFB3F
+_F_CLEAR_IRQ = b"\x00\x03\xff\xff\x0f\x00"  # IRQ_CLEAR = 0x000FFFFF
+_F_RF_ON = b"\x16\x00"
+_F_RF_OFF = b"\x17\x00"
+_F_LOAD_15693 = b"\x11\x0d\x8d"
+_F_READ_DATA = b"\x0a\x00"
+_F_SEND_EOF = b"\x09\x00"
+
+
+class PN5180:
+    """One PN5180 with its own NSS, BUSY, RST and antenna-select pins.
+
+    spi: machine.SPI-like (write, readinto), mode 0, MSB first, <= 7 MHz.
+    nss, rst, ant: output pins; busy: input pin. ant may be None (one antenna).
+    max_tags: capacity of `uids`; tags beyond it set `overflow`.
+    busy_polls / irq_polls: bounded waits, counted in pin reads / register
+    reads, so a dead or unplugged reader raises OSError instead of hanging.
+    """
+
+    def __init__(self, spi, nss, busy, rst, ant=None, max_tags=24, busy_polls=2000,
+                 irq_polls=400):
+        if max_tags < 1:
+            raise ValueError("max_tags must be >= 1")
+        self.spi = spi
+        self.nss = nss
+        self.busy = busy
+        self.rst = rst
+        self.ant = ant
+        self.busy_polls = busy_polls
+        self.irq_polls = irq_polls
+        self.max_tags = max_tags
+        self.uids = bytearray(8 * max_tags)
+        self.count = 0
+        self.overflow = False
+        self.collisions = 0
+        self.timeouts = 0
+        self.rounds = 0
+        self.antenna = ANT_RACK
+        self._w6 = bytearray(6)
+        self._w3 = bytearray(3)
+        self._w2 = bytearray(2)
+        self._r4 = bytearray(4)
+        self._rx = bytearray(16)
+        self._rxv = [memoryview(self._rx)[:i] for i in range(17)]
+        # SEND_DATA frame: 0x09, valid bits, flags, cmd, mask length, mask[8]
+        self._req = bytearray(13)
+        self._reqv = [memoryview(self._req)[:i] for i in range(14)]
+        # pending collided slots: 8 mask bytes + a mask length each
+        depth = max_tags // 2 + 2
+        self._stack_mask = bytearray(8 * depth)
+        self._stack_len = bytearray(depth)
+        self._stack_cap = depth
+        self._mask = bytearray(8)
+        nss.value(1)
+        if ant is not None:
+            ant.value(0)
+
+    # --- SPI frames with the BUSY handshake -----------------------------
+
+    def _wait_busy(self, level):
+        n = self.busy_polls
+        busy = self.busy
+        while busy.value() != level:
+            n -= 1
+            if n <= 0:
+                raise OSError(ETIMEDOUT, "PN5180 BUSY stuck")
+
+    def _frame_out(self, buf):
+        self._wait_busy(0)
+        self.nss.value(0)
+        self.spi.write(buf)
+        self._wait_busy(1)
+        self.nss.value(1)
+        self._wait_busy(0)
+
+    def _frame_in(self, buf):
+        self._wait_busy(0)
+        self.nss.value(0)
+        self.spi.readinto(buf, 0xFF)
+        self._wait_busy(1)
+        self.nss.value(1)
+        self._wait_busy(0)
+
+    # --- host interface commands ----------------------------------------
+
+    def _reg_frame(self, op, reg, value):
+        f = self._w6
+        f[0] = op
+        f[1] = reg
+        f[2] = value & 0xFF
+        f[3] = (value >> 8) & 0xFF
+        f[4] = (value >> 16) & 0xFF
+        f[5] = (value >> 24) & 0xFF
+        self._frame_out(f)
+
+    def write_register(self, reg, value):
+        """WRITE_REGISTER: 32-bit value (0..0xFFFFFFFF)."""
+        self._reg_frame(0x00, reg, value)
+
+    def or_register(self, reg, mask):
+        """WRITE_REGISTER_OR_MASK."""
+        self._reg_frame(0x01, reg, mask)
+
+    def and_register(self, reg, mask):
+        """WRITE_REGISTER_AND_MASK."""
+        self._reg_frame(0x02, reg, mask)
+
+    def _reg_low(self, reg):
+        """READ_REGISTER, bits 0..29 only (stays a small int: no allocation)."""
+        f = self._w2
+        f[0] = 0x04
+        f[1] = reg
+        self._frame_out(f)
+        r = self._r4
+        self._frame_in(r)
+        return r[0] | (r[1] << 8) | (r[2] << 16) | ((r[3] & 0x3F) << 24)
+
+    def read_register(self, reg):
+        """READ_REGISTER: the full 32-bit value."""
+        low = self._reg_low(reg)
+        return low | ((self._r4[3] >> 6) << 30)
+
+    def read_eeprom(self, addr, buf):
+        """READ_EEPROM len(buf) bytes (1..255) from EEPROM address addr."""
+        n = len(buf)
+        if not 0 < n < 256 or not 0 <= addr <= 0xFF:
+            raise ValueError("EEPROM address 0..255, length 1..255")
+        f = self._w3
+        f[0] = 0x07
+        f[1] = addr
+        f[2] = n
+        self._frame_out(f)
+        self._frame_in(buf)
+
+    def product_version(self):
+        """(major, minor) from EEPROM 0x10; (255, 255) means no chip answers."""
+        buf = bytearray(2)
+        self.read_eeprom(0x10, buf)
+        return buf[1], buf[0]
+
+    def rf_on(self):
+        self._frame_out(_F_RF_ON)
+
+    def rf_off(self):
+        self._frame_out(_F_RF_OFF)
+
+    def load_iso15693(self):
+        """LOAD_RF_CONFIG for ISO15693 26 kbit/s; also restores TX_CONFIG."""
+        self._frame_out(_F_LOAD_15693)
+
+    # --- set-up ---------------------------------------------------------
+
+    def reset(self):
+        """Hardware reset: RST low >= 10 us, then wait for BUSY low (boot)."""
+        self.nss.value(1)
+        self.rst.value(0)
+        sleep_us(20)
+        self.rst.value(1)
+        n = self.busy_polls
+        while self.busy.value():
+            sleep_us(50)
+            n -= 1
+            if n <= 0:
+                raise OSError(ETIMEDOUT, "PN5180 did not boot")
+
+    def init(self):
+        """Reset, check the chip answers, load ISO15693, arm the timeout."""
+        self.reset()
+        major, minor = self.product_version()
+        if major == 0xFF:
+            raise OSError(EIO, "PN5180 not answering")
+        self.load_iso15693()
+        self.write_register(TIMER1_RELOAD, TIMER1_TIMEOUT_TICKS)
+        self.write_register(TIMER1_CONFIG, TIMER1_TIMEOUT_CONFIG)
+        self.select_antenna(ANT_RACK)
+
+    def select_antenna(self, which):
+        """ANT_RACK (0) or ANT_TRAY (1). The field is switched off first so
+        tags on the newly selected antenna power up cleanly in the next scan."""
+        if which != ANT_RACK and which != ANT_TRAY:
+            raise ValueError("antenna must be 0 (rack) or 1 (tray)")
+        if self.ant is None:
+            if which != ANT_RACK:
+                raise ValueError("this reader has one antenna")
+            return
+        if which != self.antenna:
+            self.rf_off()
+        self.ant.value(which)
+        self.antenna = which
+
+    # --- ISO15693 inventory ---------------------------------------------
+
+    def _transceive(self, n):
+        """Idle -> transceive, then SEND_DATA the first n bytes of _req."""
+        self._frame_out(_F_IDLE)
+        self._frame_out(_F_TRANSCEIVE)
+        state = (self._reg_low(RF_STATUS) >> 24) & 7
+        if state != STATE_WAIT_TRANSMIT:
+            raise OSError(EIO, "PN5180 not ready to transmit")
+        self._frame_out(_F_CLEAR_IRQ)
+        self._frame_out(self._reqv[n])
+
+    def _next_slot(self):
+        """Close the current slot with an EOF alone."""
+        self._frame_out(_F_EOF_ONLY)
+        self._frame_out(_F_CLEAR_IRQ)
+        self._frame_out(_F_IDLE)
+        self._frame_out(_F_TRANSCEIVE)
+        self._frame_out(_F_SEND_EOF)
+
+    def _wait_slot(self):
+        n = self.irq_polls
+        while n:
+            irq = self._reg_low(IRQ_STATUS)
+            if irq & _IRQ_DONE:
+                return irq
+            n -= 1
+        self.timeouts += 1
+        return 0
+
+    def _push(self, mask_len, slot):
+        """Queue mask (self._mask, mask_len bits) + slot nibble for a new round."""
+        sp = self._sp
+        if sp >= self._stack_cap or mask_len > _MAX_MASK_BITS - 4:
+            self.overflow = True
+            return
+        base = sp * 8
+        sm = self._stack_mask
+        m = self._mask
+        for i in range(8):
+            sm[base + i] = m[i]
+        byte = mask_len >> 3
+        if mask_len & 7:
+            sm[base + byte] = (sm[base + byte] & 0x0F) | (slot << 4)
+        else:
+            sm[base + byte] = slot
+        self._stack_len[sp] = mask_len + 4
+        self._sp = sp + 1
+
+    def _store(self):
+        """Add the UID in _rx[2:10] unless already listed; False when full."""
+        rx = self._rx
+        u = self.uids
+        for k in range(self.count):
+            base = k * 8
+            same = True
+            for i in range(8):
+                if u[base + i] != rx[2 + i]:
+                    same = False
+                    break
+            if same:
+                return True
+        if self.count >= self.max_tags:
+            self.overflow = True
+            return False
+        base = self.count * 8
+        for i in range(8):
+            u[base + i] = rx[2 + i]
+        self.count += 1
+        return True
+
+    def _round(self, mask_len):
+        """One 16-slot inventory for the mask in self._mask (mask_len bits)."""
+        self.rounds += 1
+        self.load_iso15693()  # restores TX_CONFIG after the EOF-only slots
+        req = self._req
+        req[0] = 0x09
+        req[1] = 0x00
+        req[2] = _INVENTORY_FLAGS_16
+        req[3] = _CMD_INVENTORY
+        req[4] = mask_len
+        nbytes = (mask_len + 7) >> 3
+        m = self._mask
+        for i in range(nbytes):
+            req[5 + i] = m[i]
+        if mask_len & 7:  # bits above the mask in its last byte go out as 0
+            req[4 + nbytes] &= 0x0F
+        self._transceive(5 + nbytes)
+        for slot in range(16):
+            irq = self._wait_slot()
+            if irq & IRQ_RX:
+                rxs = self._reg_low(RX_STATUS)
+                if rxs & RX_COLLISION:
+                    self.collisions += 1
+                    self._push(mask_len, slot)
+                elif (rxs & RX_BYTES_MASK) == _RESP_LEN and not rxs & (
+                        RX_PROTOCOL_ERROR | RX_INTEGRITY_ERROR):
+                    self._frame_out(_F_READ_DATA)
+                    self._frame_in(self._rxv[_RESP_LEN])
+                    if self._rx[0] & 0x01 == 0:  # response flags: no error
+                        self._store()
+            if slot < 15:
+                self._next_slot()
+
+    def inventory(self):
+        """Read every ISO15693 tag on the selected antenna.
+
+        Returns the number of distinct UIDs, stored in self.uids[0:8*count].
+        `overflow` is set when tags were left unread (buffer or stack full).
+        The RF field is on during the scan and off afterwards.
+        """
+        self.count = 0
+        self.overflow = False
+        self.collisions = 0
+        self.timeouts = 0
+        self.rounds = 0
+        self._sp = 0
+        m = self._mask
+        for i in range(8):
+            m[i] = 0
+        self.rf_on()
+        try:
+            self._round(0)
+            while self._sp:
+                self._sp -= 1
+                base = self._sp * 8
+                sm = self._stack_mask
+                for i in range(8):
+                    m[i] = sm[base + i]
+                self._round(self._stack_len[self._sp])
+        finally:
+            self.rf_off()
+        return self.count
+
+    def uid(self, k, out):
+        """Copy UID k (0..count-1) into the 8-byte buffer `out`."""
+        if not 0 <= k < self.count:
+            raise IndexError("no UID %d" % k)
+        base = k * 8
+        for i in range(8):
+            out[i] = self.uids[base + i]

@@ -1,0 +1,235 @@
+try:
+    from check import raises
+except ImportError:  # tools/mptest.py puts only firmware/ and this folder on sys.path
+    import sys
+
+    sys.path.append(__file__.rsplit("/", 2)[0] + "/core")
+    from check import raises
+
+from boards.chipsim.pn5180_sim import PN5180Sim, uid_bytes, uid_int
+from boards.chipsim.rng import XorShift32
+from boards.chipsim.spi import SPIBusSim
+from drivers import pn5180
+from drivers.pn5180 import ANT_RACK, ANT_TRAY, PN5180
+
+
+def make(n_readers=1, **kw):
+    bus = SPIBusSim()
+    sims = []
+    drivers = []
+    for i in range(n_readers):
+        sim = bus.attach(PN5180Sim(seed=i + 1, **kw))
+        d = PN5180(bus, sim.nss, sim.busy, sim.rst, sim.ant)
+        d.init()
+        sims.append(sim)
+        drivers.append(d)
+    return bus, sims, drivers
+
+
+def tag(n):
+    """An ICODE-like UID: E0 04 01 .. with the low bytes from n."""
+    return uid_bytes(0xE004010000000000 | n)
+
+
+def read_set(d):
+    return sorted(bytes(d.uids[8 * k:8 * k + 8]) for k in range(d.count))
+
+
+def rand_tags(seed, n):
+    r = XorShift32(seed)
+    out = []
+    while len(out) < n:
+        t = tag(((r.next() << 16) ^ r.next()) & 0xFFFFFFFFFF)
+        if t not in out:
+            out.append(t)
+    return out
+
+
+def test_command_codes_match_datasheet():
+    assert pn5180._F_RF_ON[0] == 0x16 and pn5180._F_RF_OFF[0] == 0x17
+    assert pn5180._F_LOAD_15693 == b"\x11\x0d\x8d"
+    assert pn5180._F_READ_DATA[0] == 0x0A and pn5180._F_SEND_EOF[0] == 0x09
+    assert pn5180.RX_STATUS == 0x13 and pn5180.RF_STATUS == 0x1D
+    assert pn5180.IRQ_STATUS == 0x02 and pn5180.IRQ_CLEAR == 0x03
+
+
+def test_init_handshake_clean_and_product_version():
+    bus, (sim,), (d,) = make()
+    assert d.product_version() == (4, 0)
+    assert sim.violations == 0 and sim.bad_commands == 0
+    assert sim.protocol == 15693
+    assert sim.regs[pn5180.TIMER1_RELOAD] == pn5180.TIMER1_TIMEOUT_TICKS
+
+
+def test_register_write_read_or_and():
+    bus, (sim,), (d,) = make()
+    d.write_register(0x20, 0x12345678)
+    assert d.read_register(0x20) == 0x12345678
+    d.or_register(0x20, 0x80000001)
+    assert d.read_register(0x20) == 0x92345679
+    d.and_register(0x20, 0x0000FFFF)
+    assert sim.regs[0x20] == 0x5679
+
+
+def test_empty_field_reads_nothing():
+    bus, (sim,), (d,) = make()
+    assert d.inventory() == 0
+    assert not d.overflow and d.timeouts == 0
+    assert sim.requests == 1 and sim.eofs == 15
+    assert not sim.field  # field off after the scan
+
+
+def test_one_tag():
+    bus, (sim,), (d,) = make()
+    t = tag(0x1234)
+    sim.put(0, t)
+    assert d.inventory() == 1
+    out = bytearray(8)
+    d.uid(0, out)
+    assert bytes(out) == t
+    assert out[7] == 0xE0
+    raises(IndexError, d.uid, 1, out)
+
+
+def test_fourteen_tile_rack():
+    bus, (sim,), (d,) = make()
+    tags = rand_tags(7, 14)
+    sim.set_tags(0, tags)
+    assert d.inventory() == 14
+    assert read_set(d) == sorted(tags)
+    assert sim.violations == 0 and sim.bad_commands == 0
+
+
+def test_collision_in_same_slot_resolved_by_mask():
+    bus, (sim,), (d,) = make()
+    a = tag(0x0105)  # same low nibble 5 -> same slot in the first round
+    b = tag(0x0205)
+    c = tag(0x0305)
+    sim.set_tags(0, [a, b, c])
+    assert d.inventory() == 3
+    assert read_set(d) == sorted([a, b, c])
+    assert d.collisions >= 1 and d.rounds >= 2
+
+
+def test_deep_collision_needs_many_rounds():
+    bus, (sim,), (d,) = make()
+    a = uid_bytes(0xE004010000000000 | (0x7 << 44))
+    b = uid_bytes(0xE004010000000000 | (0x9 << 44))
+    sim.set_tags(0, [a, b])  # identical in the low 44 bits
+    assert d.inventory() == 2
+    assert read_set(d) == sorted([a, b])
+    assert d.rounds == 1 + 11
+
+
+def test_same_uid_twice_reads_as_one():
+    bus, (sim,), (d,) = make()
+    t = tag(0x42)
+    sim.set_tags(0, [t, t, tag(0x43)])
+    assert d.inventory() == 2
+    assert d.collisions == 0
+
+
+def test_antenna_select_switches_the_field():
+    bus, (sim,), (d,) = make()
+    rack = rand_tags(1, 5)
+    tray = rand_tags(2, 3)
+    sim.set_tags(0, rack)
+    sim.set_tags(1, tray)
+    d.select_antenna(ANT_TRAY)
+    assert sim.ant.value() == 1
+    assert d.inventory() == 3 and read_set(d) == sorted(tray)
+    d.select_antenna(ANT_RACK)
+    assert d.inventory() == 5 and read_set(d) == sorted(rack)
+    raises(ValueError, d.select_antenna, 2)
+    assert sim.ant.value() == 0
+
+
+def test_capacity_overflow_is_flagged():
+    bus = SPIBusSim()
+    sim = bus.attach(PN5180Sim())
+    d = PN5180(bus, sim.nss, sim.busy, sim.rst, sim.ant, max_tags=4)
+    d.init()
+    sim.set_tags(0, rand_tags(3, 6))
+    assert d.inventory() == 4
+    assert d.overflow
+
+
+def test_four_readers_share_the_bus():
+    bus, sims, ds = make(4)
+    sets = [rand_tags(10 + i, 3 + i) for i in range(4)]
+    for i in range(4):
+        sims[i].set_tags(0, sets[i])
+    for i in range(4):
+        assert ds[i].inventory() == 3 + i
+        assert read_set(ds[i]) == sorted(sets[i])
+    assert bus.contention == 0
+    assert all(s.violations == 0 for s in sims)
+
+
+def test_without_timer_empty_slots_exhaust_poll_budget():
+    bus, (sim,), (d,) = make()
+    d.irq_polls = 5
+    d.write_register(pn5180.TIMER1_CONFIG, 0)
+    assert d.inventory() == 0
+    assert d.timeouts == 16
+
+
+def test_missed_reads_are_recovered_by_rescans():
+    bus, (sim,), (d,) = make(miss_rate=0.2)
+    tags = rand_tags(5, 12)
+    sim.set_tags(0, tags)
+    seen = set()
+    short = 0
+    for _ in range(6):
+        n = d.inventory()
+        short += n < 12
+        seen.update(read_set(d))
+    assert short > 0  # some scans missed a tile
+    assert seen == set(tags)
+
+
+def test_phantoms_fit_mask_and_are_extra():
+    bus, (sim,), (d,) = make(phantom_rate=0.3)
+    tags = rand_tags(9, 4)
+    sim.set_tags(0, tags)
+    n = d.inventory()
+    got = read_set(d)
+    assert sim.phantoms > 0
+    assert n == 4 + sim.phantoms
+    for t in tags:
+        assert t in got
+
+
+def test_crosstalk_shows_tray_tag_on_rack():
+    bus, (sim,), (d,) = make(crosstalk_rate=1.0)
+    sim.set_tags(0, [tag(1)])
+    sim.set_tags(1, [tag(2)])
+    assert d.inventory() == 2
+
+
+def test_unplugged_reader_raises():
+    bus = SPIBusSim()
+    sim = PN5180Sim()  # not attached: MISO floats, nothing answers
+    sim.in_reset = True  # BUSY stuck high
+    d = PN5180(bus, sim.nss, sim.busy, sim.rst, sim.ant, busy_polls=20)
+    e = raises(OSError, d.write_register, 0, 0)
+    assert e.args[0] == pn5180.ETIMEDOUT
+
+
+def test_frame_during_busy_is_a_violation_in_sim():
+    bus = SPIBusSim()
+    sim = bus.attach(PN5180Sim(busy_delay=3))
+    while sim.busy.value():  # boot
+        pass
+    sim.nss.value(0)
+    assert sim.violations == 0
+    bus.write(b"\x16\x00")
+    sim.nss.value(1)
+    sim.nss.value(0)  # BUSY still high
+    assert sim.violations == 1
+
+
+def test_uid_helpers_roundtrip():
+    n = 0xE0040150A1B2C3D4
+    assert uid_int(uid_bytes(n)) == n
+    assert uid_bytes(n)[0] == 0xD4
