@@ -2,8 +2,10 @@
 
 The Pico (RPI_PICO board, 2 MB flash) gives MicroPython a filesystem of
 1408 KiB (MICROPY_HW_FLASH_STORAGE_BYTES in ports/rp2/boards/RPI_PICO/
-mpconfigboard.h) with 4096-byte erase blocks: 352 blocks.  The default
-geometry here is the same, so `os.VfsLfs2` lays out the volume as on the board.
+mpconfigboard.h) with 4096-byte erase blocks: 352 blocks, mounted by the
+port's _boot.py as VfsLfs2(bdev, progsize=256).  mount() below uses the same
+geometry and progsize, so littlefs lays out and writes the volume as on the
+board.
 
 Block protocol (vfs.AbstractBlockDev, "extended interface" that littlefs needs):
   readblocks(block, buf, offset=0)    read len(buf) bytes at block*bs + offset
@@ -36,6 +38,7 @@ except ImportError:  # CPython
 
 PICO_FS_BYTES = const(1441792)  # 1408 KiB, RPI_PICO default filesystem
 BLOCK_SIZE = const(4096)
+PROG_SIZE = const(256)  # rp2 _boot.py mounts VfsLfs2(bdev, progsize=256): flash page
 EIO = const(5)
 
 _OP_BLOCK_COUNT = const(4)
@@ -72,6 +75,7 @@ class FileBlockDev:
             f.flush()
         self._ff = bytearray(b"\xff" * block_size)  # preallocated erase pattern
         self.writes = 0  # program + erase operations that reached the image
+        self.erases = 0  # of which erases (flash wear)
         self.cut = False  # True once the armed cut has happened
         self._budget = -1  # write operations left before the cut; -1 = never
         self._tear = 0
@@ -146,20 +150,19 @@ class FileBlockDev:
             self._f.write(self._ff)
             self._f.flush()
             self.writes += 1
+            self.erases += 1
             return 0
         return 0  # init, deinit, sync: nothing buffered
 
 
 def mount(path, mountpoint="/flash", fresh=False, **geometry):
-    """Mount a LittleFS2 volume over the image at `path` (MicroPython only).
-
-    fresh=True formats the image first.  Returns the FileBlockDev.
-    Raises OSError if the image holds no LittleFS volume and fresh is False.
-    """
+    """Mount a LittleFS2 volume over the image at `path` (MicroPython only),
+    with the board's progsize.  fresh=True formats the image first.
+    Returns the FileBlockDev.  OSError if the image holds no volume."""
     import os
 
     bdev = FileBlockDev(path, **geometry)
     if fresh:
-        os.VfsLfs2.mkfs(bdev)
-    os.mount(os.VfsLfs2(bdev), mountpoint)
+        os.VfsLfs2.mkfs(bdev, progsize=PROG_SIZE)
+    os.mount(os.VfsLfs2(bdev, progsize=PROG_SIZE), mountpoint)
     return bdev

@@ -8,7 +8,7 @@ CPython (pytest is imported only there) and a plain False elsewhere.
 import os
 import sys
 
-from table.blockdev import FileBlockDev
+from table.blockdev import PROG_SIZE, FileBlockDev
 
 TMP = "/tmp"
 MOUNT = "/lfs_test"
@@ -87,8 +87,8 @@ def mount(image, fresh=False, blocks=None):
     else:
         bdev = FileBlockDev(image, block_count=blocks)
     if fresh:
-        os.VfsLfs2.mkfs(bdev)
-    os.mount(os.VfsLfs2(bdev), MOUNT)
+        os.VfsLfs2.mkfs(bdev, progsize=PROG_SIZE)
+    os.mount(os.VfsLfs2(bdev, progsize=PROG_SIZE), MOUNT)
     return bdev
 
 

@@ -1,0 +1,157 @@
+"""The folder of hand logs: naming, listing, free space, the reserve rule, ack.
+
+Logs are files `<folder>/h<id>.log` (RecordLog format), id a u32 counting up
+from 1; the next id lives in the atomic store file `<folder>/next`, so ids
+are never reused even after every log has been acked and deleted.
+
+The rule that keeps logs safe: nothing here deletes a log except ack(log_id),
+which the host sends after it holds the log (optionally proving it with the
+log's chain head).  When free space falls below the reserve, or too many
+logs wait for the host, can_start_hand() answers False with a reason code and
+new_log() refuses: the table stops before a log could be lost, never after.
+"""
+
+import os
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+from table import store
+from table.recordlog import LogError, RecordLog
+
+# can_start_hand() reasons
+READY = const(0)
+LOW_SPACE = const(1)  # free flash below the reserve: the host must take logs
+TOO_MANY_LOGS = const(2)  # MAX_LOGS logs wait for the host
+NO_FS = const(3)  # the filesystem answered no statvfs (not mounted?)
+
+# One hand log at its largest (~400 records of ~30 bytes = 12 KB, 3 blocks),
+# plus littlefs copy-on-write room (the block being appended is rewritten
+# elsewhere; a metadata pair may compact), plus a temp copy of the largest
+# store file.  8 blocks of 4 KB.
+RESERVE_BYTES = const(32768)
+MAX_LOGS = const(200)
+_PREFIX = "h"
+_SUFFIX = ".log"
+
+
+def _log_id(name):
+    # "h12.log" -> 12; anything else -> -1
+    if not (name.startswith(_PREFIX) and name.endswith(_SUFFIX)):
+        return -1
+    digits = name[len(_PREFIX) : -len(_SUFFIX)]
+    if not digits or not digits.isdigit():
+        return -1
+    return int(digits)
+
+
+class LogStore:
+    """Hand logs under `folder` (created if missing).
+
+    Opening it cleans `.tmp` leftovers and opens the newest log, the only one
+    a power cut can have torn, repairing its tail.  What boot found is kept:
+      cleaned   names of temp files removed
+      repairs   [(log_id, bytes_cut, record_index)]
+      damaged   [(log_id, reason, record_index, byte_offset)]
+    """
+
+    def __init__(self, folder, reserve=RESERVE_BYTES, max_logs=MAX_LOGS):
+        self.folder = folder
+        self.reserve = reserve
+        self.max_logs = max_logs
+        try:
+            os.mkdir(folder)
+        except OSError:
+            pass  # exists
+        self.cleaned = store.clean(folder)
+        self.repairs = []
+        self.damaged = []
+        ids = self.list()
+        status, data = store.load(self._next_path())
+        if status == store.OK and len(data) == 4:
+            self._next = data[0] | (data[1] << 8) | (data[2] << 16) | (data[3] << 24)
+        else:
+            self._next = 1
+        if ids and ids[-1] >= self._next:  # counter lost: never reuse an id
+            self._next = ids[-1] + 1
+        if ids:
+            log = self.open_log(ids[-1])
+            log.close()
+
+    def _next_path(self):
+        return self.folder + "/next"
+
+    def path(self, log_id):
+        return "%s/%s%d%s" % (self.folder, _PREFIX, log_id, _SUFFIX)
+
+    def list(self):
+        """Ids of the logs on flash (not yet acked), ascending."""
+        ids = []
+        for name in os.listdir(self.folder):
+            i = _log_id(name)
+            if i >= 0:
+                ids.append(i)
+        ids.sort()
+        return ids
+
+    def free_bytes(self):
+        """Free bytes on the filesystem holding the logs (statvfs bsize * bavail)."""
+        st = os.statvfs(self.folder)
+        return st[0] * st[4]
+
+    def can_start_hand(self):
+        """(True, READY) or (False, reason): LOW_SPACE, TOO_MANY_LOGS, NO_FS."""
+        try:
+            free = self.free_bytes()
+        except OSError:
+            return False, NO_FS
+        if free < self.reserve:
+            return False, LOW_SPACE
+        if len(self.list()) >= self.max_logs:
+            return False, TOO_MANY_LOGS
+        return True, READY
+
+    def new_log(self):
+        """Create the next hand log and return it open (a RecordLog).
+        Raises LogError(reason) when can_start_hand() says no."""
+        ok, why = self.can_start_hand()
+        if not ok:
+            raise LogError(why)
+        log_id = self._next
+        n = log_id + 1
+        # Count first: a cut between the two skips an id, never reuses one.
+        b = bytes((n & 0xFF, (n >> 8) & 0xFF, (n >> 16) & 0xFF, n >> 24))
+        store.write(self._next_path(), b)
+        self._next = n
+        return RecordLog(self.path(log_id), create_id=log_id)
+
+    def open_log(self, log_id):
+        """Open (check, repair a torn tail of) an existing log; records what it found."""
+        log = RecordLog(self.path(log_id))
+        if log.repaired is not None:
+            self.repairs.append((log_id, log.repaired[0], log.repaired[1]))
+        if log.damaged is not None:
+            d = log.damaged
+            self.damaged.append((log_id, d[0], d[1], d[2]))
+        return log
+
+    def ack(self, log_id, head=None):
+        """The host holds log `log_id`: delete it.  If `head` (8 bytes) is given
+        it must equal the log's chain head, else LogError and nothing deleted.
+        KeyError if there is no such log."""
+        p = self.path(log_id)
+        try:
+            os.stat(p)
+        except OSError:
+            raise KeyError(log_id) from None
+        if head is not None:
+            log = RecordLog(p)
+            log.close()
+            if log.repaired is not None or log.damaged is not None or log.head() != bytes(head):
+                raise LogError("head mismatch, log %d kept" % log_id)
+        os.remove(p)

@@ -1,0 +1,228 @@
+"""table.logstore: log naming, boot repair report, the reserve rule, ack."""
+
+try:
+    from check import raises
+except ImportError:  # tools/mptest.py puts only firmware/ and this folder on sys.path
+    import sys
+
+    sys.path.append(__file__.rsplit("/", 2)[0] + "/core")
+    from check import raises
+
+import os
+
+import storage_util as su
+from table import logstore as ls
+from table import recordlog as rl
+from table.logstore import LogStore
+from table.recordlog import LogError, RecordLog
+
+
+def test_ids_count_up_and_survive_acks_and_restarts():
+    d = su.scratch("ls")
+    try:
+        s = LogStore(d + "/logs")
+        ids = []
+        for _ in range(3):
+            log = s.new_log()
+            log.append(1, b"x")
+            ids.append(log.log_id)
+            log.close()
+        assert ids == [1, 2, 3]
+        assert s.list() == [1, 2, 3]
+        for i in ids:
+            s.ack(i)
+        assert s.list() == []
+        s2 = LogStore(d + "/logs")  # reboot
+        log = s2.new_log()
+        assert log.log_id == 4  # never reused
+        log.close()
+        assert sorted(os.listdir(d + "/logs")) == ["h4.log", "next"]
+    finally:
+        su.rmtree(d)
+
+
+def test_lost_counter_never_reuses_an_id():
+    d = su.scratch("ls")
+    try:
+        s = LogStore(d + "/logs")
+        for _ in range(2):
+            s.new_log().close()
+        os.remove(d + "/logs/next")
+        s2 = LogStore(d + "/logs")
+        log = s2.new_log()
+        assert log.log_id == 3
+        log.close()
+    finally:
+        su.rmtree(d)
+
+
+def test_ack_with_head_checks_the_host_holds_this_log():
+    d = su.scratch("ls")
+    try:
+        s = LogStore(d + "/logs")
+        log = s.new_log()
+        log.append(1, b"a")
+        log.append(2, b"b")
+        head = log.head()
+        log.close()
+        raises(LogError, s.ack, 1, b"\x00" * rl.CHAIN_BYTES)
+        assert s.list() == [1]
+        raises(KeyError, s.ack, 99)
+        s.ack(1, head)
+        assert s.list() == []
+    finally:
+        su.rmtree(d)
+
+
+def test_boot_cleans_temps_and_reports_a_torn_tail():
+    d = su.scratch("ls")
+    try:
+        s = LogStore(d + "/logs")
+        log = s.new_log()
+        for i in range(5):
+            log.append(1, b"rec %d" % i)
+        log.close()
+        p = s.path(1)
+        raw = su.read_file(p)
+        su.write_file(p, raw[:-3])  # the last record torn by a cut
+        su.write_file(d + "/logs/next.tmp", b"MJ")
+        s2 = LogStore(d + "/logs")
+        assert s2.cleaned == ["next.tmp"]
+        assert s2.repairs == [(1, rl.OVERHEAD + 5 - 3, 4)]
+        assert s2.damaged == []
+        assert RecordLog(p).count == 4
+    finally:
+        su.rmtree(d)
+
+
+def test_boot_reports_damage_and_keeps_the_file():
+    d = su.scratch("ls")
+    try:
+        s = LogStore(d + "/logs")
+        log = s.new_log()
+        log.append(1, b"one")
+        log.append(1, b"two")
+        log.close()
+        p = s.path(1)
+        raw = bytearray(su.read_file(p))
+        raw[rl.HEADER_BYTES + 7] ^= 1  # payload byte of record 0
+        su.write_file(p, raw)
+        s2 = LogStore(d + "/logs")
+        assert s2.damaged == [(1, rl.BAD_CRC, 0, rl.HEADER_BYTES)]
+        assert su.read_file(p) == raw
+    finally:
+        su.rmtree(d)
+
+
+def test_low_space_refuses_a_new_hand_and_deletes_nothing():
+    d = su.scratch("ls")
+    try:
+        s = LogStore(d + "/logs")
+        s.new_log().close()
+        s.reserve = s.free_bytes() + 1 << 20  # more than the disk has free
+        assert s.can_start_hand() == (False, ls.LOW_SPACE)
+        e = raises(LogError, s.new_log)
+        assert e.args[0] == ls.LOW_SPACE
+        assert s.list() == [1]
+    finally:
+        su.rmtree(d)
+
+
+def test_too_many_logs_refuses_a_new_hand():
+    d = su.scratch("ls")
+    try:
+        s = LogStore(d + "/logs", max_logs=2)
+        s.new_log().close()
+        assert s.can_start_hand() == (True, ls.READY)
+        s.new_log().close()
+        assert s.can_start_hand() == (False, ls.TOO_MANY_LOGS)
+        raises(LogError, s.new_log)
+        s.ack(1)
+        assert s.can_start_hand() == (True, ls.READY)
+    finally:
+        su.rmtree(d)
+
+
+def test_no_filesystem_is_a_reason_too():
+    d = su.scratch("ls")
+    try:
+        s = LogStore(d + "/logs")
+        su.rmtree(d + "/logs")
+        assert s.can_start_hand() == (False, ls.NO_FS)
+    finally:
+        su.rmtree(d)
+
+
+def test_full_littlefs_refuses_before_a_log_is_lost():
+    if not su.need_lfs():
+        return
+    d = su.scratch("lsfull")
+    try:
+        image = d + "/flash.img"
+        bd = su.mount(image, fresh=True, blocks=24)  # 96 KB volume
+        try:
+            s = LogStore(su.MOUNT + "/logs")
+            hands = 0
+            while s.can_start_hand()[0]:
+                log = s.new_log()
+                for i in range(120):  # ~3 KB, about one block
+                    log.append(1, b"move %d" % i)
+                log.close()
+                hands += 1
+                assert hands < 50
+            assert hands >= 2
+            assert s.can_start_hand() == (False, ls.LOW_SPACE)
+            assert s.free_bytes() < s.reserve
+            assert s.list() == list(range(1, hands + 1))  # nothing dropped
+            e = raises(LogError, s.new_log)
+            assert e.args[0] == ls.LOW_SPACE
+            # the host takes two logs: the table may play again
+            s.ack(1)
+            s.ack(2)
+            assert s.can_start_hand() == (True, ls.READY)
+        finally:
+            su.unmount(bd)
+    finally:
+        su.rmtree(d)
+
+
+def test_append_on_a_full_volume_raises_and_keeps_earlier_records():
+    if not su.need_lfs():
+        return
+    d = su.scratch("lsfull")
+    try:
+        image = d + "/flash.img"
+        bd = su.mount(image, fresh=True, blocks=16)
+        try:
+            log = RecordLog(su.MOUNT + "/h1.log", create_id=1)
+            for i in range(100):
+                log.append(1, b"kept %d" % i)
+            filler = bytes(2048)
+            full = False
+            while not full:  # commit chunk by chunk: an uncommitted file frees its blocks
+                try:
+                    with open(su.MOUNT + "/filler", "ab") as f:
+                        f.write(filler)
+                except OSError:
+                    full = True
+            assert su.exists(su.MOUNT + "/filler")
+            failed = False
+            try:
+                for _ in range(200):
+                    log.append(2, bytes(100))
+            except OSError:
+                failed = True
+            assert failed  # an error the controller sees, never a silent drop
+            log.close()
+        finally:
+            su.unmount(bd)
+        bd = su.mount(image, blocks=16)
+        try:
+            log = RecordLog(su.MOUNT + "/h1.log")
+            assert log.damaged is None and log.count >= 100
+            for i in range(100):
+                assert log.read(i) == (1, b"kept %d" % i)
+        finally:
+            su.unmount(bd)
+    finally:
+        su.rmtree(d)
