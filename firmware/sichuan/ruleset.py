@@ -80,7 +80,8 @@ _SPEC = (
     ("xueliu_lock", 0, 1, 1),        # 血流: hand locked after the first win (seed 002)
     ("huansanzhang", 0, 1, 1),       # 换三张
     ("hsz_dirs", 1, 7, 7),           # allowed directions: 1 clockwise, 2 counter, 4 across
-    ("dingque", 0, 1, 1),            # 定缺
+    ("dingque", 0, 2, 1),            # 0 no void (断卡根), 1 定缺 declared, 2 缺一门 undeclared
+                                     #   (a win lacks some suit; 花猪 holds all three)
     # -- scoring
     ("fan_shown_offset", 0, 1, 0),   # shown fan = doublings + offset (1: 平胡 is 1番)
     ("cap", -1, 15, 4),              # 封顶 in doublings; -1 no cap
@@ -95,7 +96,8 @@ _SPEC = (
     ("gang_bu", 0, 32, 1),           # 补杠: each payer pays
     ("gang_an", 0, 32, 2),           # 暗杠: each payer pays
     ("bugang_when", 0, 2, 0),        # 0 any time, 1 late 补杠 earns nothing, 2 late 补杠 illegal
-    ("gang_payers", 0, 1, 0),        # 0 players still in the hand, 1 all other seats
+    ("gang_payers", 0, 2, 0),        # who pays kongs and self-draws: 0 players still in the
+                                     #   hand, 1 all other seats, 2 those who have not won
     ("zhuanyi", 0, 3, 0),            # 呼叫转移: 0 off, 1 each winner gets it all,
                                      #   2 ceil split (discarder pays rounding), 3 even split
     ("zhuanyi_chain", 0, 1, 0),      # chained kongs transfer together
@@ -117,8 +119,9 @@ _SPEC = (
     ("tuigang_first", 0, 1, 0),      # refund before the 查叫 payments (T/TFMJ order)
     ("huazhu_chajiao", 0, 1, 0),     # a 花猪 also pays 查叫 to ready players
     # -- the match
-    ("dealer_next", 0, 3, 0),        # 0 first winner (multi-win: discarder), 1 discarder,
-                                     #   self-draw or 流局 keeps, 2 rotate, 3 keep always
+    ("dealer_next", 0, 4, 0),        # 0 first winner (multi-win: discarder), 1 discarder,
+                                     #   self-draw or 流局 keeps, 2 rotate, 3 keep always,
+                                     #   4 drawn at random by the table each hand
     ("hands", 1, 99, 8),             # hands per match
     ("start_points", -999, 9999, 100),
     ("max_winners", 1, 4, 3),        # 血战: the hand ends at this many winners
@@ -133,6 +136,8 @@ _SPEC = (
     ("ka_fan", -1, 15, -1),          # 断卡根 卡 (self-draw, each 456)
     ("yingka_fan", -1, 15, -1),      # 断卡根 硬卡
     ("jiaoma", 0, 1, 0),             # 叫马
+    # -- scoring, continued
+    ("jgd_absorbs_dd", 0, 1, 0),     # 金钩钓 replaces 对对胡 instead of adding to it
 )
 
 # Fan values of the patterns, appended after _SPEC (doublings).
@@ -191,8 +196,9 @@ P_XIAOHU = const(46)
 P_KA_FAN = const(47)
 P_YINGKA_FAN = const(48)
 P_JIAOMA = const(49)
-P_FAN0 = const(50)
-NPARAMS = const(74)  # P_FAN0 + NPATTERNS
+P_JGD_ABSORBS_DD = const(50)
+P_FAN0 = const(51)
+NPARAMS = const(75)  # P_FAN0 + NPATTERNS
 
 MODE_XUEZHAN = const(0)
 MODE_XUELIU = const(1)
@@ -281,7 +287,9 @@ class Ruleset:
         return struct.unpack("<I", self.to_blob()[-4:])[0]
 
     def __eq__(self, other):
-        return isinstance(other, Ruleset) and self.name == other.name and self.values == other.values
+        if not isinstance(other, Ruleset):
+            return False
+        return self.name == other.name and self.values == other.values
 
 
 def from_blob(blob):
@@ -302,7 +310,7 @@ def from_blob(blob):
     try:
         name = body[4 : 4 + n].decode()
     except UnicodeError:
-        raise ValueError("ruleset name is not UTF-8")
+        raise ValueError("ruleset name is not UTF-8") from None
     count = body[4 + n]
     if count != NPARAMS:
         raise ValueError("ruleset blob has %d parameters, expected %d" % (count, NPARAMS))

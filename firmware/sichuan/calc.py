@@ -1,0 +1,71 @@
+"""The referee's calculator: waits and the value of a win, as plain dicts.
+
+Both functions are pure; the host prints their result as JSON, so the
+CPython and MicroPython engines print the same bytes.
+"""
+
+from . import fan, shape, tiles
+from . import ruleset as R
+
+_lim = bytearray(27)
+
+
+def check_hand(counts, melds, extra=0):
+    """ValueError if concealed tiles plus melds do not make 13 (+extra) or exceed four copies."""
+    n = tiles.total(counts)
+    want = 13 + extra - 3 * len(melds)
+    if len(melds) > 4:
+        raise ValueError("at most four melds")
+    if n != want:
+        raise ValueError("%d concealed tiles with %d melds; expected %d" % (n, len(melds), want))
+    fan.meld_counts(melds, _lim)
+    for f in range(27):
+        if counts[f] + _lim[f] > 4:
+            raise ValueError("more than four of %s counting the melds" % tiles.name(f))
+
+
+def waits_result(rs, counts, melds=(), void=-1):
+    """{"waits": ["1m", ...]} of a ready hand (13 tiles counting melds)."""
+    check_hand(counts, melds)
+    fan.meld_counts(melds, _lim)
+    if void >= 0 and _lim_suit(void):
+        return {"waits": []}
+    return {"waits": [tiles.name(f) for f in shape.waits(counts, void, _lim)]}
+
+
+def _lim_suit(s):
+    for f in range(s * 9, s * 9 + 9):
+        if _lim[f]:
+            return True
+    return False
+
+
+def calc_result(rs, counts, win_face, melds=(), void=-1, flags=0):
+    """The value of winning on win_face: the calculator's JSON dict.
+
+    counts: concealed tiles without the winning tile. flags: fan.ZIMO etc.
+    """
+    check_hand(counts, melds)
+    if counts[win_face] + fan.meld_counts(melds, _lim)[win_face] >= 4:
+        raise ValueError("a fifth %s cannot be won" % tiles.name(win_face))
+    c = bytearray(counts)
+    c[win_face] += 1
+    out = bytearray(R.NPATTERNS)
+    f = fan.score(rs, c, melds, void, flags, out)
+    if f < 0:
+        return {"win": False, "reason": _why_not(c, melds, void)}
+    res = {"win": True, "fan": fan.capped(rs, f) + rs[R.P_FAN_SHOWN_OFFSET],
+           "base": fan.base(rs, f)}
+    if flags & fan.ZIMO:
+        res["self_drawn_each"] = fan.zimo_each(rs, f)
+    res["patterns"] = {R.PATTERNS[p]: out[p] - 1 for p in range(R.NPATTERNS) if out[p]}
+    return res
+
+
+def _why_not(c, melds, void):
+    if void >= 0:
+        fan.meld_counts(melds, _lim)
+        for f in range(void * 9, void * 9 + 9):
+            if c[f] or _lim[f]:
+                return "holds the void suit %s (缺门)" % tiles.SUITS[void]
+    return "not a winning shape"

@@ -1,0 +1,328 @@
+"""Fan (番) of a win under a ruleset.
+
+Fan are doublings: a win's base is base_points * 2**min(fan, cap). A ruleset
+gives each pattern a value or NONE. Compound patterns (清对, 清七对, 龙七对,
+清龙七对, 清带幺, 清金钩钓, 将对) absorb their parts when the ruleset has them;
+when it does not, the parts add up (seed 002: 清一色 2 + 七对 2).
+
+A hand may read several ways (111222333m: three pungs or three runs; 11223344
+as pairs or runs); `score` takes the reading worth most, as players do.
+Scratch buffers are module-level so a call allocates nothing.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+from . import meld, shape
+from . import ruleset as R
+
+# Win context flags.
+ZIMO = const(1)
+GANGSHANGHUA = const(2)
+GANGSHANGPAO = const(4)
+QIANGGANG = const(8)
+HAIDI = const(16)
+JUEZHANG = const(32)
+TIANHU = const(64)
+DIHU = const(128)
+
+# Readings of a winning hand.
+_PUNGS = const(0)  # four pungs/kongs and a pair
+_STD = const(1)    # any four groups and a pair
+_QIDUI = const(2)  # seven pairs
+
+_NO_CAP_AT_CAP = const(6)  # 满格 with no cap counts as 64x (seed 000: 封顶64番)
+
+_all = bytearray(27)      # concealed + melded copies per face
+_best = bytearray(R.NPATTERNS)
+_cur = bytearray(R.NPATTERNS)
+
+
+def meld_counts(melds, out):
+    """Fill out (bytearray(27)) with the copies held in melds."""
+    for i in range(27):
+        out[i] = 0
+    for m in melds:
+        out[meld.face(m)] += meld.size(m)
+    return out
+
+
+def _fill_all(counts, melds):
+    meld_counts(melds, _all)
+    for i in range(27):
+        _all[i] += counts[i]
+
+
+def _suits_used(c):
+    """Bitmask of suits with tiles in c (1 m, 2 p, 4 s)."""
+    m = 0
+    for s in range(3):
+        for i in range(s * 9, s * 9 + 9):
+            if c[i]:
+                m |= 1 << s
+                break
+    return m
+
+
+def _terminal_groups(counts):
+    """True if the concealed tiles split into groups and one pair, each with a 1 or 9."""
+    pairs = 0
+    for o in (0, 9, 18):
+        if counts[o + 3] or counts[o + 4] or counts[o + 5]:
+            return False
+        for lo, mid, hi in ((o, o + 1, o + 2), (o + 8, o + 7, o + 6)):
+            k = counts[mid]  # 2s and 8s only sit in runs 123 / 789
+            if counts[hi] != k or counts[lo] < k:
+                return False
+            left = counts[lo] - k
+            if left == 2:
+                pairs += 1
+            elif left not in (0, 3):
+                return False
+    return pairs == 1
+
+
+def _all_pungs(counts):
+    """True if the concealed tiles are pungs and exactly one pair."""
+    pairs = 0
+    for x in counts:
+        if x == 2:
+            pairs += 1
+        elif x and x != 3:
+            return False
+    return pairs == 1
+
+
+def _melds_terminal(melds):
+    for m in melds:
+        r = meld.face(m) % 9
+        if r != 0 and r != 8:
+            return False
+    return True
+
+
+def _has_rank(c, ranks):
+    for f in range(27):
+        if c[f] and (f % 9) in ranks:
+            return True
+    return False
+
+
+def _only_ranks(c, ranks):
+    for f in range(27):
+        if c[f] and (f % 9) not in ranks:
+            return False
+    return True
+
+
+def _add(rs, out, pattern, times=1):
+    """Count a pattern in out (as 1 + its fan) if the ruleset has it; returns its fan."""
+    v = rs.fan(pattern)
+    if v == R.NONE or times <= 0:
+        return 0
+    if v == R.AT_CAP:
+        cap = rs[R.P_CAP]
+        v = cap if cap >= 0 else _NO_CAP_AT_CAP
+    out[pattern] = 1 + v * times
+    return v * times
+
+
+def _has(rs, pattern):
+    return rs.fan(pattern) != R.NONE
+
+
+def _shape_patterns(rs, reading, counts, melds, out):
+    """Fan of the hand-shape patterns of one reading; fills out."""
+    qing = _suits_used(_all) in (1, 2, 4)
+    fan = 0
+    if reading == _QIDUI:
+        long = 0
+        for x in counts:
+            if x == 4:
+                long = 1
+        if qing and long and _has(rs, R.QINGLONGQIDUI):
+            fan += _add(rs, out, R.QINGLONGQIDUI)
+        elif long and _has(rs, R.LONGQIDUI):
+            fan += _add(rs, out, R.LONGQIDUI) + _qing(rs, out, qing)
+        elif qing and _has(rs, R.QINGQIDUI):
+            fan += _add(rs, out, R.QINGQIDUI)
+        else:
+            fan += _add(rs, out, R.QIDUI) + _qing(rs, out, qing)
+        return fan
+    jgd = len(melds) == 4
+    if reading == _PUNGS:
+        if _only_ranks(_all, (1, 4, 7)) and _has(rs, R.JIANGDUI):
+            fan += _add(rs, out, R.JIANGDUI)
+            if jgd:
+                fan += _add(rs, out, R.JINGOUDIAO)
+            return fan + _qing(rs, out, qing)
+        if jgd and qing and _has(rs, R.QINGJINGOUDIAO):
+            return fan + _add(rs, out, R.QINGJINGOUDIAO)
+        if jgd and _has(rs, R.JINGOUDIAO):
+            fan += _add(rs, out, R.JINGOUDIAO)
+            if not rs[R.P_JGD_ABSORBS_DD]:
+                fan += _add(rs, out, R.DUIDUIHU)
+            return fan + _qing(rs, out, qing)
+        if qing and _has(rs, R.QINGDUI):
+            return fan + _add(rs, out, R.QINGDUI)
+        fan += _add(rs, out, R.DUIDUIHU)
+    terminal = _only_ranks(counts, (0, 8)) if reading == _PUNGS else _terminal_groups(counts)
+    if terminal and _melds_terminal(melds):
+        if qing and _has(rs, R.QINGDAIYAO):
+            return fan + _add(rs, out, R.QINGDAIYAO)
+        fan += _add(rs, out, R.DAIYAOJIU)
+    return fan + _qing(rs, out, qing)
+
+
+def _qing(rs, out, qing):
+    return _add(rs, out, R.QINGYISE) if qing else 0
+
+
+def _extra_patterns(rs, reading, melds, flags, out):
+    """Fan of 门清, 断幺九, 根 and the timing patterns; fills out."""
+    fan = 0
+    shown = 0
+    for m in melds:
+        if meld.is_shown(m):
+            shown = 1
+    if (not shown and reading != _QIDUI
+            and (flags & ZIMO or not rs[R.P_MENQING_ZIMO_ONLY])):
+        fan += _add(rs, out, R.MENQING)
+    if not _has_rank(_all, (0, 8)) and not out[R.JIANGDUI]:
+        fan += _add(rs, out, R.DUANYAOJIU)
+    gen = 0
+    for x in _all:
+        if x == 4:
+            gen += 1
+    if (out[R.LONGQIDUI] or out[R.QINGLONGQIDUI]) and not rs[R.P_GEN_IN_LONGQIDUI]:
+        gen -= 1
+    fan += _add(rs, out, R.GEN, gen)
+    for flag, pattern in _TIMING:
+        if flags & flag:
+            fan += _add(rs, out, pattern)
+    return fan
+
+
+_TIMING = (
+    (GANGSHANGHUA, R.GANGSHANGHUA), (GANGSHANGPAO, R.GANGSHANGPAO),
+    (QIANGGANG, R.QIANGGANGHU), (HAIDI, R.HAIDI), (JUEZHANG, R.JUEZHANG),
+    (ZIMO, R.ZIMO),
+)
+
+
+def _reading_fan(rs, reading, counts, melds, flags, out):
+    for i in range(R.NPATTERNS):
+        out[i] = 0
+    fan = _shape_patterns(rs, reading, counts, melds, out)
+    fan += _extra_patterns(rs, reading, melds, flags, out)
+    if reading != _QIDUI and not _any_shape(out):
+        fan += _add(rs, out, R.PINGHU)  # 平胡: no other pattern of the hand's shape
+    return fan + _heaven(rs, flags, out, fan)
+
+
+def _any_shape(out):
+    for p in range(R.DUIDUIHU, R.GEN):
+        if out[p]:
+            return True
+    return False
+
+
+def _heaven(rs, flags, out, fan):
+    """天胡/地胡: added, or alone when the ruleset says they do not combine."""
+    p = R.TIANHU if flags & TIANHU else (R.DIHU if flags & DIHU else -1)
+    if p < 0 or not _has(rs, p):
+        return 0
+    if rs[R.P_TIANHU_ALONE]:
+        for i in range(R.NPATTERNS):
+            out[i] = 0
+        return _add(rs, out, p) - fan
+    return _add(rs, out, p)
+
+
+def score(rs, counts, melds=(), void=-1, flags=0, out=None):
+    """Fan (doublings, before the cap) of a win, or -1 if it is not one.
+
+    counts: concealed tiles including the winning tile (bytearray(27));
+    melds: meld ints; void: 缺 suit 0..2 or -1; flags: ZIMO | HAIDI | ...;
+    out: optional bytearray(24); out[p] becomes 1 + the fan pattern p adds,
+    or 0 where p does not count (so 平胡 at 0 fan still shows).
+    """
+    if shape_total(counts) != 14 - 3 * len(melds):
+        return -1
+    _fill_all(counts, melds)
+    if void >= 0 and _suits_used(_all) & (1 << void):
+        return -1
+    best = -1
+    if shape.is_standard(counts, void):
+        if _all_pungs(counts):
+            best = _reading_fan(rs, _PUNGS, counts, melds, flags, _best)
+        f = _reading_fan(rs, _STD, counts, melds, flags, _cur)
+        if f > best:
+            best = _keep(f)
+    if not melds and shape.is_qidui(counts):
+        f = _reading_fan(rs, _QIDUI, counts, melds, flags, _cur)
+        if f > best:
+            best = _keep(f)
+    if best >= 0 and out is not None:
+        for i in range(R.NPATTERNS):
+            out[i] = _best[i]
+    return best
+
+
+def _keep(f):
+    for i in range(R.NPATTERNS):
+        _best[i] = _cur[i]
+    return f
+
+
+def shape_total(counts):
+    n = 0
+    for x in counts:
+        n += x
+    return n
+
+
+def capped(rs, fan):
+    """Fan after the cap (封顶)."""
+    cap = rs[R.P_CAP]
+    return fan if cap < 0 or fan < cap else cap
+
+
+def base(rs, fan):
+    """Points one discarder pays for a win of `fan` (doublings)."""
+    return rs[R.P_BASE_POINTS] << capped(rs, fan)
+
+
+def zimo_each(rs, fan):
+    """Points each payer pays on a self-drawn win (自摸加底 included)."""
+    return base(rs, fan) + rs[R.P_ZIMO_BONUS] * rs[R.P_BASE_POINTS]
+
+
+_lim = bytearray(27)
+
+
+def wait_value(rs, counts, melds, void, face):
+    """Fan of winning on `face` by discard (点炮: no 自摸, no 海底); -1 if none."""
+    counts[face] += 1
+    f = score(rs, counts, melds, void, 0)
+    counts[face] -= 1
+    return f
+
+
+def best_wait(rs, counts, melds=(), void=-1, largest=True):
+    """(fan, face) of the largest (or smallest) wait, for 查大叫; (-1, -1) if not ready."""
+    mask = shape.waits_mask(counts, void, meld_counts(melds, _lim))
+    best = -1
+    at = -1
+    for f in range(27):
+        if mask >> f & 1:
+            v = wait_value(rs, counts, melds, void, f)
+            if v >= 0 and (best < 0 or (v > best if largest else v < best)):
+                best = v
+                at = f
+    return best, at

@@ -1,0 +1,129 @@
+"""Named rulesets, each following the seed passages it cites.
+
+Seeds are ../shared/seeds/NNN_*.txt (Chinese rule texts); `rules-notes` is
+../shared/rules-notes.md. Fan values are doublings (x1 = 0, x2 = 1, x4 = 2,
+x8 = 3, x16 = 4, x32 = 5); a seed that counts 1番 = x1 keeps its numbers on
+screen with fan_shown_offset = 1. Where a seed is ambiguous the reading taken
+is stated next to the value.
+"""
+
+from . import ruleset as R
+
+N = R.NONE
+
+# Each preset: (name, base preset or None, ((parameter name, value), ...)).
+_PRESETS = (
+    # Seed 002 (本站 rules): 血战到底, 4 番封顶, 基本值 = 2^番, 自摸 "基本值 + 1".
+    #   番型表: 平胡 0, 碰碰胡 1, 七对 2, 清一色 2, 金钩钓 1, 根 1, 杠上花 1,
+    #   抢杠胡 1, 海底 1 ("本站一共 9 个番型"). 七对 with a four: "这四张还算一根".
+    #   Kongs: 暗杠 2 each (worked example "甲、丙、丁各付 2 分"); 补杠 "每家收 1",
+    #   any time ("补杠不要求是刚摸到第四张时马上补"); 直杠: the seed's amount
+    #   is not in the text; reading: 2 from the discarder, as seeds 000/001.
+    #   "不开呼叫转移"; "本站没有过手胡限制". 流局: 花猪 "向每一位不是花猪的玩家
+    #   各付 16 分，胡过的人也照收"; 查叫 "最大基本值 ... 最多 16", "花猪不再重复
+    #   付这一笔", "只看牌形" (死叫 counts); 退杠钱 by "没听牌的人（包括花猪）".
+    #   "本站一场打 8 手，每人从 100 分起算". 换三张: "交换方向每一手随机定一次"
+    #   (three directions). Next dealer: not in seed 002; reading: seed 001's
+    #   "由上一局第一个胡牌者当庄，若是一炮双响或一炮三响，由放炮者当庄".
+    ("xuezhan", None, ()),
+    # Seed 002, 血流成河: "胡了留在桌上还能接着胡"; the lock after the first win
+    #   ("不胡就只能打出刚摸到的那张；不能碰，不能补杠，暗杠只有在不改变听哪几张牌
+    #   时才允许"); "血流成河里其他三家都付，包括胡过的" for self-draws and kongs;
+    #   "一直打到牌墙摸完". Scoring as xuezhan.
+    ("xueliu", "xuezhan", (("mode", R.MODE_XUELIU), ("gang_payers", 1), ("max_winners", 4))),
+    # rules-notes.md, T/TFMJ 01-2024: no 换三张, 定缺 at once; cap 3; fan 平胡 0,
+    #   对对胡 1, 清一色 2, 七对 2, 根 1 (inside seven pairs too), 金钩钓 1, 海底 1,
+    #   杠上花 1, 杠上炮 1, 抢杠胡 1; 龙七对 = 七对 + 根, 将对 = 对对胡. 自摸 P + 1.
+    #   Kongs 暗杠 2 each, 直杠 2, 补杠 1 each; "The fourth tile of a 补杠 must be
+    #   the tile drawn that same turn" (a late 补杠 is refused). 呼叫转移 with
+    #   ceil split, chains of kongs. 过胡: same or lower fan until the next draw.
+    #   No forced last-four win. Exhaustion: no fixed 花猪 penalty (a void-holder
+    #   is not ready): refund kong income first, then pay each ready player
+    #   their best capped value. Starting points: not given; reading: 0.
+    ("tfmj-2024", "xuezhan", (
+        ("huansanzhang", 0), ("cap", 3), ("fan.gangshangpao", 1),
+        ("bugang_when", 2), ("zhuanyi", 2), ("zhuanyi_chain", 1), ("guoshou", 2),
+        ("huazhu", 0), ("huazhu_chajiao", 1), ("tuigang_first", 1), ("start_points", 0),
+    )),
+    # Seeds 001/003 (成都): 幺二四八 multipliers, 番 counted from 1 ("平胡 1番；×1倍",
+    #   "大对子 2番；×2倍", "清一色 3番；×4倍", "清对 4番；×8倍", "暗七对 3番；×4倍",
+    #   "龙七对 4番；×8倍 ... 每多一根翻倍", "清七对 5番；×16倍", "清龙七对 6番；×32倍");
+    #   the dragon's own four is its 根. 杠上花/杠上炮/抢杠胡/带根 double. "实际中基础
+    #   牌型一般8番封顶（满格）" -> cap x8 (16, 64 or none by override). 自摸加底.
+    #   The 特殊算法 (金钩钓, 带幺, 清带幺, 将对) and 海底/绝张 are "部分地区 ... 需商议",
+    #   so off here (examples/rules turns them on). 天胡/地胡 "可以按满格处理".
+    #   Kongs: 暗杠 2 each unwon, 直杠 2 from the giver, 弯杠 1 each unwon, and "弯杠
+    #   摸起来的牌必须马上杠 ... 不结算这个杠". Rules 5-10: 过手胡 same tile; 杠上炮
+    #   transfers the kong's money, each winner paid in full; 点杠花 is 自摸; 最后四张
+    #   必胡; 赔叫赔大; 死叫算叫. 花猪 "给所有未胡且非花猫的人赔满格". No 换三张 in
+    #   these seeds (定张 only).
+    ("chengdu", None, (
+        ("huansanzhang", 0), ("fan_shown_offset", 1), ("cap", 3),
+        ("fan.pinghu", 0), ("fan.duiduihu", 1), ("fan.qingyise", 2), ("fan.qingdui", 3),
+        ("fan.qidui", 2), ("fan.longqidui", 3), ("fan.qingqidui", 4),
+        ("fan.qinglongqidui", 5), ("gen_in_longqidui", 0), ("fan.jingoudiao", N),
+        ("fan.gen", 1), ("fan.gangshanghua", 1), ("fan.gangshangpao", 1),
+        ("fan.qiangganghu", 1), ("fan.haidi", N),
+        ("fan.tianhu", R.AT_CAP), ("fan.dihu", R.AT_CAP), ("tianhu_alone", 1),
+        ("bugang_when", 1), ("zhuanyi", 1), ("guoshou", 1), ("last4_forced", 1),
+        ("huazhu", -1), ("huazhu_payees", 1),
+    )),
+    # Seed 004 (456 游戏中心): 倍数 = 2^(番数-1); 平胡 1番, 对对胡 2番, 清一色 3番,
+    #   清对 4番, 龙七对 5番, 天胡 6番. The table gives one 番 figure per group of
+    #   rows; reading: 带幺九, 七对, 清对 4番; 将对, 龙七对 5番; 清七对, 清幺九,
+    #   天胡, 地胡 6番; 青龙七对 "算番时减1根": as 清七对 with its own four not a 根.
+    #   杠上花, 杠上炮, 抢杠, 杠, 根 each 1番 (a kong is a 根 here). No cap stated.
+    #   No 加底 ("所有未胡者扣除被自摸所得番数的分"). Kongs: 直杠 1 from the giver,
+    #   面下杠 1 each unwon, 暗杠 2 each unwon. 点杠花: the giver "包掉另外两家".
+    #   杠上炮 transfers the kong's money. 花猪 "赔给非花猪玩家8倍点数" (reading:
+    #   players still in the hand). 最后四张 强制胡. 坐庄 "血战：每局随机". 缺一门
+    #   without a declared 定缺 ("缺门可胡", 花猪 = 3 门).
+    ("games456", None, (
+        ("huansanzhang", 0), ("dingque", 2), ("fan_shown_offset", 1), ("cap", -1),
+        ("zimo_bonus", 0),
+        ("fan.pinghu", 0), ("fan.duiduihu", 1), ("fan.qingyise", 2), ("fan.daiyaojiu", 3),
+        ("fan.qidui", 3), ("fan.qingdui", 3), ("fan.jiangdui", 4), ("fan.longqidui", 4),
+        ("fan.qingqidui", 5), ("fan.qingdaiyao", 5), ("fan.qinglongqidui", 5),
+        ("gen_in_longqidui", 0), ("fan.jingoudiao", N), ("fan.haidi", N),
+        ("fan.tianhu", 5), ("fan.dihu", 5),
+        ("fan.gen", 1), ("fan.gangshanghua", 1), ("fan.gangshangpao", 1),
+        ("fan.qiangganghu", 1),
+        ("gang_zhi", 1), ("diangang_hua", 1), ("zhuanyi", 1), ("last4_forced", 1),
+        ("huazhu", 8), ("huazhu_payees", 1), ("dealer_next", 4),
+    )),
+    # Seed 000, 赤羽之战 column ("规则基本与血流成河玩法相同，但是一场要进行四局"):
+    #   multipliers 平胡 1, 对对胡 2, 带幺九 4, 清一色 4, 金钩钓 4 ("不计对对和"),
+    #   七对 4 (two equal pairs: "按七对+1根处理"), 将对 8, 清对 8, 清带幺 16,
+    #   清金钩钓 16, 清七对 16, 天胡/地胡 32, 根/杠上花/杠上炮/抢杠胡/海底 +1根,
+    #   自摸 "+1番" (the 计番原则 formula: [(番数×2^根数)+1] = 加底), 32番封顶.
+    #   门清, 断幺九, 绝张 不计. rules-notes: 换三张 in one suit then 定缺; losers pay
+    #   the highest possible score. Seed 000 通用规则: 花猪 16, 最后四张自动和,
+    #   禁止弃先和后, 海底牌不能杠; kongs "在场未和的玩家赔付" (read literally:
+    #   those who have not won), 补杠 "只有立即补杠才能计分".
+    ("bloodshed", "xueliu", (
+        ("hands", 4), ("cap", 5), ("jgd_absorbs_dd", 1),
+        ("fan.pinghu", 0), ("fan.duiduihu", 1), ("fan.daiyaojiu", 2), ("fan.qingyise", 2),
+        ("fan.jingoudiao", 2), ("fan.qidui", 2), ("fan.jiangdui", 3), ("fan.qingdui", 3),
+        ("fan.qingdaiyao", 4), ("fan.qingjingoudiao", 4), ("fan.qingqidui", 4),
+        ("fan.tianhu", 5), ("fan.dihu", 5), ("fan.gen", 1), ("fan.gangshanghua", 1),
+        ("fan.gangshangpao", 1), ("fan.qiangganghu", 1), ("fan.haidi", 1),
+        ("gang_payers", 2), ("bugang_when", 1), ("guoshou", 1), ("last4_forced", 1),
+        ("zhuanyi", 1),
+    )),
+)
+
+
+def names():
+    """Names of the presets, in order."""
+    return tuple(p[0] for p in _PRESETS)
+
+
+def get(name):
+    """A fresh Ruleset for a preset name; KeyError lists the names."""
+    for pname, base, overrides in _PRESETS:
+        if pname == name:
+            rs = get(base).copy(name) if base else R.Ruleset(name)
+            for key, value in overrides:
+                rs.set(R.param_id(key), value)
+            return rs
+    raise KeyError("unknown preset %r (presets: %s)" % (name, ", ".join(names())))
