@@ -1,0 +1,83 @@
+"""MCP23017 16-bit I2C GPIO expander, used for the 28 seat-panel keys.
+
+Datasheet reading (Microchip DS20001952), IOCON.BANK = 0 (power-on default):
+IODIRA 0x00 / IODIRB 0x01 (1 = input, reset 0xFF), IPOLA 0x02, GPPUA 0x0C /
+GPPUB 0x0D (1 = 100 kOhm pull-up), GPIOA 0x12 / GPIOB 0x13, OLATA 0x14.
+With IOCON.SEQOP = 0 the register pointer advances after each byte, so one
+read from 0x12 returns GPIOA then GPIOB. Addresses 0x20..0x27 (A2..A0).
+
+read() fetches both ports in one I2C transaction into a cached 16-bit value;
+the ExpanderPin objects from pin(n) read that cache, so a key poll of a whole
+seat costs one transaction, done by whoever calls read() first.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython tests
+
+    def const(x):
+        return x
+
+
+IODIRA = const(0x00)
+IPOLA = const(0x02)
+GPPUA = const(0x0C)
+GPIOA = const(0x12)
+OLATA = const(0x14)
+
+
+class ExpanderPin:
+    """A machine.Pin-like input reading bit `bit` of the expander's cache."""
+
+    def __init__(self, expander, bit):
+        self.expander = expander
+        self.bit = bit
+
+    def value(self, v=None):
+        if v is not None:
+            raise ValueError("expander pins are inputs here")
+        return (self.expander.state >> self.bit) & 1
+
+    def __call__(self, v=None):
+        return self.value(v)
+
+
+class MCP23017:
+    def __init__(self, i2c, addr=0x20):
+        if not 0x20 <= addr <= 0x27:
+            raise ValueError("MCP23017 address must be 0x20..0x27")
+        self.i2c = i2c
+        self.addr = addr
+        self.state = 0xFFFF  # all released (pull-ups) until the first read
+        self._buf = bytearray(2)
+        self._w3 = bytearray(3)
+        self._pins = [ExpanderPin(self, b) for b in range(16)]
+
+    def _write_pair(self, reg, value):
+        w = self._w3
+        w[0] = reg
+        w[1] = value & 0xFF
+        w[2] = (value >> 8) & 0xFF
+        self.i2c.writeto(self.addr, w)
+
+    def init(self, inputs=0xFFFF, pullups=0xFFFF):
+        """Direction (1 = input) and pull-ups per bit; bit 0..7 port A, 8..15 B."""
+        self._write_pair(IODIRA, inputs)
+        self._write_pair(IPOLA, 0)
+        self._write_pair(GPPUA, pullups)
+        self.read()
+
+    def read(self):
+        """Both ports in one transaction; returns and caches the 16-bit level."""
+        self.i2c.readfrom_mem_into(self.addr, GPIOA, self._buf)
+        self.state = self._buf[0] | (self._buf[1] << 8)
+        return self.state
+
+    def write(self, value):
+        """Output latches (only bits configured as outputs show on the pins)."""
+        self._write_pair(OLATA, value)
+
+    def pin(self, bit):
+        if not 0 <= bit < 16:
+            raise ValueError("bit 0..15")
+        return self._pins[bit]

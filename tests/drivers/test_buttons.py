@@ -1,0 +1,168 @@
+try:
+    from check import raises
+except ImportError:  # tools/mptest.py puts only firmware/ and this folder on sys.path
+    import sys
+
+    sys.path.append(__file__.rsplit("/", 2)[0] + "/core")
+    from check import raises
+
+
+from boards.chipsim.i2c import I2CBusSim
+from boards.chipsim.mcp23017_sim import MCP23017Sim
+from boards.chipsim.pins import PinSim
+from drivers import buttons as B
+from drivers.buttons import LONG, SHORT, Buttons, event, index_of, kind_of, ticks_diff
+from drivers.mcp23017 import MCP23017
+
+
+def panel(n=7, **kw):
+    pins = [PinSim(1) for _ in range(n)]  # pull-ups: released reads 1
+    return pins, Buttons(pins, **kw)
+
+
+def drain(b, first):
+    out = []
+    ev = first
+    while ev:
+        out.append(ev)
+        ev = b.next()
+    return out
+
+
+def run(b, t0, t1, step=5):
+    evs = []
+    t = t0
+    while t <= t1:
+        evs += drain(b, b.poll(t))
+        t += step
+    return evs
+
+
+def test_event_encoding():
+    ev = event(LONG, B.GANG)
+    assert kind_of(ev) == LONG and index_of(ev) == B.GANG
+    assert ev != 0 and event(SHORT, B.HU) != 0
+    assert B.KEY_NAMES[B.TIAO] == "tiao" and B.SEAT_KEYS == 7
+
+
+def test_short_press_after_release():
+    pins, b = panel()
+    assert b.poll(0) == 0
+    pins[B.PENG].value(0)
+    assert run(b, 5, 100) == []
+    assert b.pressed(B.PENG)
+    pins[B.PENG].value(1)
+    assert run(b, 105, 200) == [event(SHORT, B.PENG)]
+    assert not b.pressed(B.PENG)
+
+
+def test_bounce_shorter_than_debounce_is_ignored():
+    pins, b = panel(debounce_ms=20)
+    b.poll(0)
+    for t in range(5, 60, 5):  # chatter every 5 ms
+        pins[B.HU].value((t // 5) & 1)
+        assert b.poll(t) == 0
+    pins[B.HU].value(1)
+    assert run(b, 60, 200) == []
+    assert not b.pressed(B.HU)
+
+
+def test_long_press_fires_once_and_no_short():
+    pins, b = panel(long_ms=800)
+    b.poll(0)
+    pins[B.GUO].value(0)
+    evs = run(b, 10, 2000, step=10)
+    assert evs == [event(LONG, B.GUO)]
+    pins[B.GUO].value(1)
+    assert run(b, 2010, 2100, step=10) == []
+
+
+def test_two_keys_same_poll_queue_both():
+    pins, b = panel()
+    b.poll(0)
+    pins[B.WAN].value(0)
+    pins[B.TIAO].value(0)
+    run(b, 5, 50)
+    pins[B.WAN].value(1)
+    pins[B.TIAO].value(1)
+    evs = run(b, 55, 120)
+    assert evs == [event(SHORT, B.WAN), event(SHORT, B.TIAO)]
+
+
+def test_active_high_option():
+    pins = [PinSim(0) for _ in range(2)]
+    b = Buttons(pins, active_low=False)
+    b.poll(0)
+    pins[1].value(1)
+    run(b, 5, 50)
+    pins[1].value(0)
+    assert run(b, 55, 100) == [event(SHORT, 1)]
+
+
+def test_tick_wraparound():
+    assert ticks_diff(5, (1 << 30) - 5) == 10
+    pins, b = panel()
+    t0 = (1 << 30) - 30
+    b.poll(t0)
+    pins[0].value(0)
+    b.poll(t0 + 5)
+    for t in range(t0 + 10, t0 + 60, 5):
+        b.poll(t & ((1 << 30) - 1))
+    assert b.pressed(0)
+
+
+def test_queue_overflow_counts_drops():
+    pins = [PinSim(1) for _ in range(4)]
+    b = Buttons(pins, queue=2)
+    b.poll(0)
+    for p in pins:
+        p.value(0)
+    b.poll(5)
+    b.poll(30)
+    for p in pins:
+        p.value(1)
+    b.poll(35)
+    first = b.poll(60)  # poll hands back the oldest event itself
+    assert first == event(SHORT, 0)
+    assert b.pending() == 1 and b.dropped == 2
+    assert b.next() == event(SHORT, 1) and b.next() == 0
+
+
+def test_bad_config_rejected():
+    raises(ValueError, Buttons, [])
+    raises(ValueError, Buttons, [PinSim(1)], True, 50, 40)
+
+
+def test_expander_keys_through_i2c():
+    bus = I2CBusSim()
+    sim = bus.attach(0x20, MCP23017Sim())
+    ex = MCP23017(bus, 0x20)
+    ex.init()
+    assert ex.read() == 0xFFFF  # pull-ups on, nothing pressed
+    seat0 = Buttons([ex.pin(i) for i in range(7)])
+    seat1 = Buttons([ex.pin(8 + i) for i in range(7)])
+    ex.read()
+    seat0.poll(0)
+    seat1.poll(0)
+    sim.press(8 + B.GANG)
+    for t in (5, 30):
+        ex.read()
+        assert seat0.poll(t) == 0
+        seat1.poll(t)
+    sim.release(8 + B.GANG)
+    evs = []
+    for t in (35, 60):
+        ex.read()
+        assert seat0.poll(t) == 0
+        evs += drain(seat1, seat1.poll(t))
+    assert evs == [event(SHORT, B.GANG)]
+
+
+def test_expander_pullups_required():
+    bus = I2CBusSim()
+    bus.attach(0x21, MCP23017Sim())
+    ex = MCP23017(bus, 0x21)
+    ex.init(pullups=0)
+    assert ex.read() == 0  # floating inputs without pull-ups read low here
+    raises(ValueError, ex.pin, 16)
+    raises(ValueError, MCP23017, bus, 0x70)
