@@ -1,0 +1,182 @@
+"""Host-link framing: protocol constants, the byte-stuffing code, frame sealing.
+
+A frame body is
+    ver u8 | code u8 | seq u32 LE | payload (0..MAX_PAYLOAD) [| mac 32] | crc32 u32 LE
+where crc32 (table.crc: the zlib/binascii CRC-32) covers every byte before it. The body is
+stuffed with "COBS-253" (below) and followed by one 0x00 delimiter on the wire.
+
+COBS-253 is COBS generalised to remove three byte values instead of one: 0x00 (the
+delimiter), 0x03 and 0x04 (Ctrl-C and Ctrl-D, which MicroPython's REPL and mpremote
+treat as interrupt and soft reset). The body is cut into blocks; each block is one
+code byte followed by its plain bytes (never 0x00/0x03/0x04). A code byte is one of
+the 253 allowed byte values, read as a symbol k = 0..252:
+    k <  252: s = k // 84, run = k % 84: `run` plain bytes follow, then the block
+              stands for the special byte (0x00, 0x03, 0x04)[s];
+    k == 252: 84 plain bytes follow, no special byte.
+A virtual 0x00 is appended to the body before stuffing and dropped after unstuffing,
+so the last block is always a k < 84 block. Overhead: one byte per 84 plain bytes,
+plus one; a special byte costs nothing (its code byte replaces it). Symbol k maps to
+byte k + 1 for k < 2 and k + 3 otherwise (skipping 0, 3, 4).
+"""
+
+import struct
+
+from table.crc import crc32
+
+try:
+    from micropython import const
+except ImportError:  # CPython (tests)
+
+    def const(x):
+        return x
+
+
+VERSION = const(1)
+HDR = const(6)  # ver, code, seq
+CRC_LEN = const(4)
+MAC_LEN = const(32)
+NONCE_LEN = const(8)
+ID_LEN = const(8)
+MAX_PAYLOAD = const(1024)  # payload bytes in either direction, MAC not counted
+MIN_BODY = const(10)  # HDR + CRC_LEN
+MAX_BODY = const(1066)  # HDR + MAX_PAYLOAD + MAC_LEN + CRC_LEN
+RUN = const(84)  # plain bytes one code byte can cover
+MAX_WIRE = const(1079)  # stuffed MAX_BODY: MAX_BODY + MAX_BODY // RUN + 1 (no delimiter)
+
+# Request codes 0x01..0x3F; reply code = request code | 0x80; unsolicited events
+# from the table use 0xC0..0xFE; 0xFF answers a frame that could not be read.
+CMD_HELLO = const(0x01)
+CMD_INFO = const(0x02)
+CMD_ECHO = const(0x03)
+CMD_SETKEY = const(0x04)
+CMD_GET = const(0x10)
+CMD_PUT = const(0x11)
+CMD_COMMIT = const(0x12)
+CMD_STAT = const(0x13)
+REPLY = const(0x80)
+EVENT = const(0xC0)
+NO_REQUEST = const(0xFF)
+
+# Status byte, first byte of every reply payload.
+OK = const(0)
+E_FRAME = const(1)  # stuffing broken (forbidden byte, truncated block)
+E_CRC = const(2)  # frame CRC mismatch
+E_LEN = const(3)  # frame too short or too long
+E_VERSION = const(4)  # unknown protocol version
+E_UNKNOWN = const(5)  # unknown command
+E_AUTH = const(6)  # MAC missing or wrong
+E_REPLAY = const(7)  # seq not above the last accepted one
+E_BUSY = const(8)  # table cannot do it now; retry later
+E_ARG = const(9)  # payload malformed or out of range
+E_OFFSET = const(10)  # chunk not at the staged length (detail: staged length)
+E_STATE = const(11)  # no such transfer in progress / already done
+E_NOKEY = const(12)  # the table has no key yet
+E_INTERNAL = const(13)  # a handler failed; nothing was changed
+E_DENIED = const(14)  # key button not held at boot
+E_CHECK = const(15)  # whole-object CRC or content check failed at commit
+
+
+class LinkError(Exception):
+    """Raised by handlers: `code` becomes the reply status, `detail` (u32, or -1
+    for none) is appended to the error reply."""
+
+    def __init__(self, code, detail=-1):
+        super().__init__(code)
+        self.code = code
+        self.detail = detail
+
+
+def stuffed_max(n):
+    """Largest stuffed size of an n-byte body (delimiter not counted)."""
+    return n + n // RUN + 1
+
+
+def encode(src, n, dst, o=0):
+    """Stuff src[0:n] into dst from index o; return the end index. dst must have
+    room for stuffed_max(n) bytes. The delimiter is not written."""
+    c = o  # where the pending block's code byte goes
+    o += 1
+    run = 0
+    for i in range(n):
+        b = src[i]
+        if b == 0 or b == 3 or b == 4:
+            k = run if b == 0 else (run + RUN if b == 3 else run + 2 * RUN)
+            dst[c] = k + 1 if k < 2 else k + 3
+            c = o
+            o += 1
+            run = 0
+        else:
+            dst[o] = b
+            o += 1
+            run += 1
+            if run == RUN:
+                dst[c] = 255  # symbol 252: a full block, no special byte
+                c = o
+                o += 1
+                run = 0
+    dst[c] = run + 1 if run < 2 else run + 3  # the virtual trailing 0x00
+    return o
+
+
+def decode(buf, n):
+    """Unstuff buf[0:n] in place; return the body length, or -1 if the bytes are
+    not a valid stuffing (forbidden byte, truncated block, bad last block)."""
+    r = 0
+    w = 0
+    while r < n:
+        b = buf[r]
+        r += 1
+        if b == 0 or b == 3 or b == 4:
+            return -1
+        k = b - 1 if b < 3 else b - 3
+        if k == 252:
+            run = RUN
+            s = -1
+        else:
+            s = k // RUN
+            run = k - s * RUN
+        if r + run > n:
+            return -1
+        for _ in range(run):
+            x = buf[r]
+            if x == 0 or x == 3 or x == 4:
+                return -1
+            buf[w] = x
+            r += 1
+            w += 1
+        if s >= 0:
+            if r == n:
+                return w if s == 0 else -1
+            buf[w] = 0 if s == 0 else s + 2
+            w += 1
+    return -1
+
+
+def put_header(body, code, seq):
+    """Write ver, code and seq (u32 LE) at the front of body."""
+    body[0] = VERSION
+    body[1] = code
+    struct.pack_into("<I", body, 2, seq)
+
+
+def seq_of(body):
+    return struct.unpack_from("<I", body, 2)[0]
+
+
+def seal(body, n):
+    """Append the CRC32 of body[0:n] at n; return the sealed length."""
+    struct.pack_into("<I", body, n, crc32(memoryview(body)[:n]))
+    return n + CRC_LEN
+
+
+def check(body, n):
+    """Status for an unstuffed body of n bytes: OK, E_LEN, E_CRC or E_VERSION."""
+    if n < MIN_BODY or n > MAX_BODY:
+        return E_LEN
+    if struct.unpack_from("<I", body, n - CRC_LEN)[0] != crc32(
+        memoryview(body)[: n - CRC_LEN]
+    ):
+        return E_CRC
+    if body[0] != VERSION:
+        return E_VERSION
+    return OK
