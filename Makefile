@@ -14,12 +14,13 @@ HEAP    ?= 96K
 
 setup: $(STAMP)
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt tools/stubs-requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --disable-pip-version-check -r requirements.txt
 	$(BIN)/pip install -q --disable-pip-version-check --no-deps -e .
-	$(BIN)/pip install -q --disable-pip-version-check --no-deps --upgrade \
-	    --target $(STUBS) $$(grep -E '^micropython-rp2' requirements.txt)
+	rm -rf $(STUBS)
+	$(BIN)/pip install -q --disable-pip-version-check --target $(STUBS) \
+	    -r tools/stubs-requirements.txt
 	touch $(STAMP)
 
 # Everything: pytest on CPython, the core suite on MicroPython, mpy-cross
@@ -36,7 +37,7 @@ lint: setup
 	$(BIN)/ruff check firmware host tests tools
 
 typecheck: setup
-	MYPYPATH=$(STUBS) $(BIN)/mypy --config-file tools/mypy-firmware.ini firmware
+	$(BIN)/mypy --config-file tools/mypy-firmware.ini firmware
 
 firmware: setup
 	$(BIN)/python tools/build_firmware.py $(FW) build/firmware

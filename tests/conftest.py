@@ -7,3 +7,5 @@ ROOT = os.path.dirname(HERE)
 for p in (os.path.join(ROOT, "firmware"), os.path.join(HERE, "core")):
     if p not in sys.path:
         sys.path.insert(0, p)
+
+import sichuan  # noqa: E402,F401  (installs the `micropython.const` shim on CPython)

@@ -5,3 +5,15 @@ notation), shape (win shapes, waits), meld (meld encoding), fan (patterns
 and value of a win), ruleset (parameters and blobs), presets (named rule
 sets citing the seeds), calc (the referee's calculator).
 """
+
+try:
+    import micropython  # noqa: F401
+except ImportError:  # CPython: give `from micropython import const` its meaning
+    import sys
+
+    class _MicroPython:
+        @staticmethod
+        def const(x):
+            return x
+
+    sys.modules["micropython"] = _MicroPython  # type: ignore[assignment]

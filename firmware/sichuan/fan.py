@@ -10,13 +10,7 @@ as pairs or runs); `score` takes the reading worth most, as players do.
 Scratch buffers are module-level so a call allocates nothing.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
+from micropython import const
 
 from . import meld, shape
 from . import ruleset as R

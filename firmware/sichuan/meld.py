@@ -4,13 +4,7 @@ Kinds: PENG 碰 (three shown), ZHIGANG 直杠 (a discard made the four),
 BUGANG 补杠 (the fourth added to a 碰), ANGANG 暗杠 (four concealed).
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
+from micropython import const
 
 PENG = const(0)
 ZHIGANG = const(1)

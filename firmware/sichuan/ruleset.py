@@ -17,13 +17,7 @@ ruleset does not have.
 
 import struct
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
+from micropython import const
 
 try:
     from binascii import crc32

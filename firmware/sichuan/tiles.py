@@ -8,13 +8,7 @@ Notation in: `123m456p789s`, `一二三万`, `5筒`, `索`/`条` for s, `饼` fo
 Notation out: `123m456p789s`.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
+from micropython import const
 
 NFACES = const(27)
 NTILES = const(108)
