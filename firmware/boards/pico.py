@@ -1,0 +1,149 @@
+"""Pin map and wiring of the reference board: a Raspberry Pi Pico (RP2040).
+
+The same table is in hardware/pinmap.md; tests/drivers/test_pinmap.py checks
+they agree. GPIO budget (26 usable: GP0..GP22, GP26..GP28):
+- SPI0 shared by the four PN5180 readers: SCK, MOSI, MISO (3);
+- per reader its own NSS, BUSY, RST and antenna-select line (4 x 4 = 16).
+  Own BUSY lines because the BUSY handshake is per chip and a shared line
+  would need open-drain buffers; own RST so one wedged reader can be reset
+  while the others keep scanning;
+- I2C1 for the four HT16K33 displays (0x70..0x73) and two MCP23017 key
+  expanders (0x20, 0x21) (2);
+- one WS2812 data line (1).
+That is 22; GP0/GP1 (UART0, debug console), GP21 and GP28 stay free.
+The 28 keys (4 seats x 7) do not fit in what is left, so they sit on two
+MCP23017 expanders on the display bus: 16 inputs with internal pull-ups each,
+seat 2k on port A and seat 2k+1 on port B of expander k. Polling them is one
+I2C read per expander per cycle; no interrupt lines are needed.
+
+`make(machine)` builds the drivers; `machine` (and `neopixel`) are passed in
+so this module imports on CPython for tests.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython tests
+
+    def const(x):
+        return x
+
+
+from drivers.buttons import Buttons
+from drivers.ht16k33 import HT16K33
+from drivers.mcp23017 import MCP23017
+from drivers.pn5180 import PN5180
+from drivers.ws2812 import SeatLeds
+
+SEATS = const(4)
+KEYS_PER_SEAT = const(7)
+
+SPI_ID = const(0)
+SPI_BAUD = const(2_000_000)  # PN5180 allows 7 MHz; 2 MHz for the cable runs to the seats
+SPI_SCK = const(2)
+SPI_MOSI = const(3)
+SPI_MISO = const(4)
+NSS = (5, 6, 7, 8)
+BUSY = (9, 10, 11, 12)
+RST = (13, 14, 15, 16)
+ANT = (17, 18, 19, 20)
+
+I2C_ID = const(1)
+I2C_FREQ = const(100_000)  # four seats of cable on one bus: stay at standard mode
+I2C_SDA = const(26)
+I2C_SCL = const(27)
+
+LED_DATA = const(22)
+LEDS_PER_SEAT = const(3)
+
+DISPLAY_ADDR = (0x70, 0x71, 0x72, 0x73)
+EXPANDER_ADDR = (0x20, 0x21)
+
+# (constant name, GPIO) - the one table, mirrored in hardware/pinmap.md
+PINS = (
+    ("SPI_SCK", SPI_SCK),
+    ("SPI_MOSI", SPI_MOSI),
+    ("SPI_MISO", SPI_MISO),
+    ("NSS0", NSS[0]), ("NSS1", NSS[1]), ("NSS2", NSS[2]), ("NSS3", NSS[3]),
+    ("BUSY0", BUSY[0]), ("BUSY1", BUSY[1]), ("BUSY2", BUSY[2]), ("BUSY3", BUSY[3]),
+    ("RST0", RST[0]), ("RST1", RST[1]), ("RST2", RST[2]), ("RST3", RST[3]),
+    ("ANT0", ANT[0]), ("ANT1", ANT[1]), ("ANT2", ANT[2]), ("ANT3", ANT[3]),
+    ("LED_DATA", LED_DATA),
+    ("I2C_SDA", I2C_SDA),
+    ("I2C_SCL", I2C_SCL),
+)
+
+
+def key_bits(seat):
+    """(expander index, first bit) of a seat's 7 keys, in buttons.py key order."""
+    return seat // 2, (seat % 2) * 8
+
+
+class Board:
+    """The drivers of one table. Nothing talks to a chip until init()."""
+
+    def __init__(self, spi, i2c, readers, displays, expanders, buttons, leds):
+        self.spi = spi
+        self.i2c = i2c
+        self.readers = readers
+        self.displays = displays
+        self.expanders = expanders
+        self.buttons = buttons
+        self.leds = leds
+
+    def init(self):
+        """Bring every chip up. Returns the names of the ones that failed
+        ("reader2", "display0", "keys1"), so one dead seat does not stop the
+        table from reporting it."""
+        failed = []
+        for i, r in enumerate(self.readers):
+            try:
+                r.init()
+            except OSError:
+                failed.append("reader%d" % i)
+        for i, d in enumerate(self.displays):
+            try:
+                d.init()
+            except OSError:
+                failed.append("display%d" % i)
+        for i, e in enumerate(self.expanders):
+            try:
+                e.init()
+            except OSError:
+                failed.append("keys%d" % i)
+        return failed
+
+    def refresh_inputs(self):
+        """Read both key expanders (one I2C transaction each) before polling
+        the seats' Buttons."""
+        for e in self.expanders:
+            e.read()
+
+
+def make(machine, neopixel=None):
+    """Build the Board from a `machine` module (and `neopixel`, imported here
+    when not given)."""
+    Pin = machine.Pin
+    spi = machine.SPI(SPI_ID, baudrate=SPI_BAUD, polarity=0, phase=0, sck=Pin(SPI_SCK),
+                      mosi=Pin(SPI_MOSI), miso=Pin(SPI_MISO))
+    i2c = machine.I2C(I2C_ID, scl=Pin(I2C_SCL), sda=Pin(I2C_SDA), freq=I2C_FREQ)
+    readers = []
+    for s in range(SEATS):
+        readers.append(PN5180(
+            spi,
+            Pin(NSS[s], Pin.OUT, value=1),
+            Pin(BUSY[s], Pin.IN),
+            Pin(RST[s], Pin.OUT, value=1),
+            Pin(ANT[s], Pin.OUT, value=0),
+        ))
+    displays = [HT16K33(i2c, a) for a in DISPLAY_ADDR]
+    expanders = [MCP23017(i2c, a) for a in EXPANDER_ADDR]
+    buttons = []
+    for s in range(SEATS):
+        ex, first = key_bits(s)
+        pins = [expanders[ex].pin(first + k) for k in range(KEYS_PER_SEAT)]
+        buttons.append(Buttons(pins))
+    if neopixel is None:
+        import neopixel
+    np = neopixel.NeoPixel(Pin(LED_DATA, Pin.OUT), SEATS * LEDS_PER_SEAT)
+    leds = SeatLeds(np, SEATS)
+    return Board(spi, i2c, readers, displays, expanders, buttons, leds)
