@@ -1,0 +1,44 @@
+"""Entry point of `mjtable`: argument parsing and dispatch only.
+
+Each command group lives in its own module exposing `add_parsers(sub)`,
+which registers its subcommands and sets `func` (args -> exit code).
+Adding a command group is one import and one entry in COMMAND_MODULES.
+"""
+
+import argparse
+import sys
+
+from . import BadInput, calccmd, rulescmd
+
+COMMAND_MODULES = (calccmd, rulescmd)
+
+
+def build_parser():
+    p = argparse.ArgumentParser(
+        prog="mjtable",
+        description="Host tool of the Sichuan mahjong table: calculator and rulesets.",
+    )
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for mod in COMMAND_MODULES:
+        mod.add_parsers(sub)
+    return p
+
+
+def main(argv=None):
+    """Run one command; returns the exit code (0 ok, 1 not a win, 2 bad input)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse: --help (0) or a usage error (2)
+        return e.code if isinstance(e.code, int) else 2
+    try:
+        return args.func(args)
+    except BadInput as e:
+        sys.stdout.flush()
+        print("mjtable: error: %s" % e, file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

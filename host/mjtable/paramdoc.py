@@ -1,0 +1,85 @@
+"""What each ruleset parameter means, for `mjtable rules show`.
+
+PARAM_DOC: parameter name -> one-line meaning (Chinese rule words kept).
+VALUE_DOC: parameter name -> {value: meaning} for parameters that select a mode.
+Every non-fan parameter of sichuan.ruleset must appear here (tested).
+"""
+
+PARAM_DOC = {
+    "players": "seats that play",
+    "suits": "suits in play, bitmask: 1 万, 2 筒, 4 条",
+    "hand_size": "tiles dealt to a non-dealer",
+    "mode": "how a hand goes on after a win",
+    "xueliu_lock": "血流成河: the hand is locked after its first win",
+    "huansanzhang": "换三张: swap three tiles after the deal",
+    "hsz_dirs": "换三张 directions allowed, bitmask: 1 clockwise, 2 counter, 4 across",
+    "dingque": "定缺: each player declares a void suit",
+    "fan_shown_offset": "shown fan = doublings + this (1: 平胡 is 1番)",
+    "cap": "封顶: most doublings paid (-1: no cap)",
+    "zimo_bonus": "自摸加底: each payer of a self-draw adds this many base points",
+    "base_points": "底分: points per unit",
+    "gen_in_longqidui": "the four in 龙七对 also counts as a 根",
+    "tianhu_alone": "天胡/地胡 do not combine with other patterns",
+    "menqing_zimo_only": "门清 counts only on a self-draw",
+    "gang_zhi": "直杠 (刮风): points the discarder pays",
+    "gang_zhi_others": "直杠 毛毛雨: points each other payer also pays",
+    "gang_bu": "补杠: points each payer pays",
+    "gang_an": "暗杠 (下雨): points each payer pays",
+    "bugang_when": "补杠 timing",
+    "gang_payers": "who pays for a kong",
+    "zhuanyi": "呼叫转移: kong money after 杠上炮",
+    "zhuanyi_chain": "chained kongs transfer together",
+    "diangang_hua": "点杠花: a win on the replacement of a kong another gave",
+    "qianggang": "抢杠胡 allowed on a 补杠",
+    "haidi_gang": "the last tile may be konged",
+    "gang_no_fan": "杠进不杠出: kongs earn no money (宜宾)",
+    "guoshou": "过手胡: after passing a win, until one's next draw",
+    "last4_forced": "最后四张必胡: a win on the last four tiles must be taken",
+    "huazhu": "查花猪: points a 花猪 pays each payee (-1: the cap value, 0: off)",
+    "huazhu_payees": "who a 花猪 pays",
+    "chajiao": "查大叫: a player not ready pays ready ones",
+    "sijiao": "死叫 (waits on tiles all gone) counts as ready",
+    "tuigang": "退杠钱: a player not ready refunds kong money",
+    "tuigang_first": "refund kongs before the 查叫 payments (T/TFMJ order)",
+    "huazhu_chajiao": "a 花猪 also pays 查叫 to ready players",
+    "dealer_next": "who deals the next hand",
+    "hands": "hands per match",
+    "start_points": "points each player starts the match with",
+    "max_winners": "血战到底: the hand ends at this many winners",
+    "tingyong": "宜宾 听用 wild tiles: faces whose copies are wild (0 off)",
+    "benjin_fan": "宜宾 本金: doublings (-1: none)",
+    "wu_tingyong_fan": "宜宾 无听用: doublings for a win without wild tiles (-1: none)",
+    "baohu": "断卡根 报胡 allowed",
+    "baohu_fan": "断卡根 报胡: doublings (-1: none)",
+    "qinghu": "断卡根 请胡 allowed",
+    "xiaohu": "小胡 (a win with no pattern) allowed",
+    "ka_fan": "断卡根 卡 (self-drawn 456 middle wait): doublings (-1: none)",
+    "yingka_fan": "断卡根 硬卡: doublings (-1: none)",
+    "jiaoma": "叫马: a fifth person bets on a seat",
+}
+
+_ONOFF = {0: "off", 1: "on"}
+
+VALUE_DOC = {
+    "mode": {0: "血战到底", 1: "血流成河"},
+    "bugang_when": {0: "any time", 1: "a late 补杠 earns nothing", 2: "a late 补杠 is illegal"},
+    "gang_payers": {0: "players still in the hand", 1: "all other seats"},
+    "zhuanyi": {0: "off", 1: "each winner gets it all", 2: "split, rounding up",
+                3: "split evenly"},
+    "diangang_hua": {0: "a self-draw", 1: "the kong giver pays for all",
+                     2: "a discard win on the giver"},
+    "guoshou": {0: "no limit", 1: "not on the same tile", 2: "not on a same or lower fan",
+                3: "not on any tile"},
+    "huazhu_payees": {0: "every non-花猪 (winners too)", 1: "only those still in"},
+    "chajiao": {0: "off", 1: "pays the largest value", 2: "pays the smallest value"},
+    "dealer_next": {0: "first winner (multi-win: the discarder)",
+                    1: "the discarder; a self-draw or 流局 keeps", 2: "rotates",
+                    3: "keeps always"},
+    "cap": {-1: "no cap"},
+    "huazhu": {-1: "the cap value", 0: "off"},
+}
+for _name in ("xueliu_lock", "huansanzhang", "dingque", "gen_in_longqidui", "tianhu_alone",
+              "menqing_zimo_only", "zhuanyi_chain", "qianggang", "haidi_gang", "gang_no_fan",
+              "last4_forced", "sijiao", "tuigang", "tuigang_first", "huazhu_chajiao",
+              "baohu", "qinghu", "xiaohu", "jiaoma"):
+    VALUE_DOC[_name] = _ONOFF

@@ -1,0 +1,92 @@
+"""`mjtable rules show|compile`: read and build ruleset blobs.
+
+    mjtable rules show PRESET|FILE           every parameter with its meaning
+    mjtable rules compile FILE.toml -o OUT.bin
+"""
+
+import os
+
+from sichuan import ruleset
+
+from . import BadInput, paramdoc, rulefile
+from .calccmd import PATTERN_ZH
+
+
+def add_parsers(sub):
+    p = sub.add_parser("rules", help="show or compile rulesets",
+                       description="Show a ruleset or compile a rule file to a blob.")
+    rsub = p.add_subparsers(dest="rules_command", metavar="ACTION")
+    rsub.required = True
+    s = rsub.add_parser("show", help="the whole ruleset as a readable table")
+    s.add_argument("spec", metavar="PRESET|FILE",
+                   help="preset name, .toml rule file or compiled blob")
+    s.set_defaults(func=show)
+    c = rsub.add_parser("compile", help="compile a .toml rule file into a ruleset blob")
+    c.add_argument("spec", metavar="FILE.toml", help="rule file (or a preset name)")
+    c.add_argument("-o", "--output", metavar="OUT.bin", required=True, help="blob to write")
+    c.set_defaults(func=compile_)
+
+
+def _value_text(name, v):
+    meaning = paramdoc.VALUE_DOC.get(name, {}).get(v)
+    return "%d (%s)" % (v, meaning) if meaning else str(v)
+
+
+def _fan_cells(rs, v):
+    """(doublings, shown fan, multiplier) cells of a fan value."""
+    if v == ruleset.NONE:
+        return ("-", "-", "not in this ruleset")
+    if v == ruleset.AT_CAP:
+        return ("满格", "满格", "the cap itself")
+    return (str(v), str(v + rs[ruleset.P_FAN_SHOWN_OFFSET]), "x%d" % (1 << v))
+
+
+def show_text(rs):
+    """The readable table of a ruleset (what `rules show` prints)."""
+    blob = rs.to_blob()
+    out = [
+        "ruleset  %s" % rs.name,
+        "CRC      %08X  (blob %d bytes, format %d)" % (rs.crc(), len(blob),
+                                                       ruleset.FORMAT_VERSION),
+        "",
+        "parameters",
+    ]
+    rows = []
+    for pid in range(ruleset.P_FAN0):
+        name = ruleset.param_name(pid)
+        lo, hi = ruleset.bounds(pid)
+        rows.append((name, _value_text(name, rs[pid]), "%d..%d" % (lo, hi),
+                     paramdoc.PARAM_DOC.get(name, "")))
+    w0 = max(len(r[0]) for r in rows)
+    w1 = max(len(r[1]) for r in rows)
+    w2 = max(len(r[2]) for r in rows)
+    for r in rows:
+        out.append("  %-*s  %-*s  %-*s  %s" % (w0, r[0], w1, r[1], w2, r[2], r[3]))
+    out.append("")
+    out.append("fan (doublings: a win's base is %d x 2^min(fan, cap); shown = doublings + %d)"
+               % (rs[ruleset.P_BASE_POINTS], rs[ruleset.P_FAN_SHOWN_OFFSET]))
+    out.append("  %-14s  %-4s  %9s  %5s  %s" % ("pattern", "名称", "doublings", "shown", "value"))
+    for i, pat in enumerate(ruleset.PATTERNS):
+        d, s, x = _fan_cells(rs, rs.fan(i))
+        zh = PATTERN_ZH[i] + "\u3000" * (4 - len(PATTERN_ZH[i]))
+        out.append("  %-14s  %s  %9s  %5s  %s" % (pat, zh, d, s, x))
+    return "\n".join(out)
+
+
+def show(args):
+    print(show_text(rulefile.load(args.spec)))
+    return 0
+
+
+def compile_(args):
+    rs = rulefile.load(args.spec)
+    blob = rs.to_blob()
+    tmp = args.output + ".tmp"
+    try:  # write new then rename: a failed write leaves no half blob behind
+        with open(tmp, "wb") as f:
+            f.write(blob)
+        os.replace(tmp, args.output)
+    except OSError as e:
+        raise BadInput("%s: cannot write: %s" % (args.output, e.strerror or e)) from None
+    print("%s: ruleset %s, %d bytes, CRC %08X" % (args.output, rs.name, len(blob), rs.crc()))
+    return 0
