@@ -238,7 +238,8 @@ class RecordLog:
         """Append one record; returns its index.  rtype 1..255, payload bytes-like
         of at most MAX_PAYLOAD bytes.  Bad input or a damaged log: ValueError /
         LogError and nothing written.  The record is on flash when this returns
-        (flush = lfs sync on LittleFS)."""
+        (flush = lfs sync on LittleFS).  OSError (e.g. ENOSPC) propagates and
+        marks the log damaged (TORN) until it is reopened, which repairs it."""
         if self.damaged is not None:
             raise LogError("log damaged, appends refused")
         if not 1 <= rtype <= 255:
@@ -258,22 +259,36 @@ class RecordLog:
         _put_u32(b, 6 + n, crc32(mv[: 6 + n]))
         h = hashlib.sha256(self.chain)
         h.update(mv[: 10 + n])
-        d = h.digest()
+        c = h.digest()[:CHAIN_BYTES]
         total = OVERHEAD + n
-        mv[10 + n : total] = d[:CHAIN_BYTES]
-        if self._f is None:
-            self._f = open(self.path, "ab")
-        self._f.write(mv[:total])
-        self._f.flush()
-        self.chain = d[:CHAIN_BYTES]
+        mv[10 + n : total] = c
+        try:
+            if self._f is None:
+                self._f = open(self.path, "ab")
+            self._f.write(mv[:total])
+            self._f.flush()
+        except OSError:
+            # Part of the record may sit in the file (or the handle): refuse
+            # further appends until a reopen has checked and cut the tail.
+            self._drop_handle()
+            self.damaged = (TORN, self.count, self.end)
+            raise
+        self.chain = c
         self.end += total
         self.count += 1
         return self.count - 1
 
     def close(self):
         if self._f is not None:
-            self._f.close()
+            f = self._f
             self._f = None
+            f.close()
+
+    def _drop_handle(self):
+        try:
+            self.close()
+        except OSError:
+            pass
 
     # --- reading ---------------------------------------------------------
 

@@ -213,6 +213,8 @@ def test_append_on_a_full_volume_raises_and_keeps_earlier_records():
             except OSError:
                 failed = True
             assert failed  # an error the controller sees, never a silent drop
+            assert log.damaged is not None and log.damaged[0] == rl.TORN
+            raises(LogError, log.append, 1, b"x")  # no append onto a maybe-torn tail
             log.close()
         finally:
             su.unmount(bd)
