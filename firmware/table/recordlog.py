@@ -107,7 +107,8 @@ class RecordLog:
       end       file size in bytes (offset where the next record goes)
       log_id    u32 from the file header
       repaired  None, or (bytes_cut, index_of_the_cut_record)
-      damaged   None, or (reason, record_index, byte_offset): see verify()
+      damaged   None, or (reason, record_index, byte_offset): see verify();
+                TORN here means a torn tail that could not be cut (no room)
     """
 
     def __init__(self, path, create_id=None):
@@ -148,8 +149,11 @@ class RecordLog:
         with open(self.path, "rb") as f:
             reason, idx, pos, size = self._scan(f)
         if reason == TORN:
-            self._cut(pos)
-            self.repaired = (size - pos, idx)
+            try:
+                self._cut(pos)
+                self.repaired = (size - pos, idx)
+            except OSError:  # e.g. no room for the copy: keep the tail, refuse appends
+                self.damaged = (TORN, idx, pos)
         elif reason != OK:
             self.damaged = (reason, idx, pos)
         if reason == BAD_FILE:

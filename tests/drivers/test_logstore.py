@@ -228,3 +228,40 @@ def test_append_on_a_full_volume_raises_and_keeps_earlier_records():
             su.unmount(bd)
     finally:
         su.rmtree(d)
+
+
+def test_torn_log_on_a_full_volume_opens_without_crashing():
+    if not su.need_lfs():
+        return
+    d = su.scratch("lsfull")
+    try:
+        image = d + "/flash.img"
+        bd = su.mount(image, fresh=True, blocks=16)
+        try:
+            p = su.MOUNT + "/h1.log"
+            log = RecordLog(p, create_id=1)
+            for i in range(300):  # ~7 KB: two blocks
+                log.append(1, b"kept %d" % i)
+            log.close()
+            with open(p, "ab") as f:
+                f.write(b"\xa5\x01\x10")  # a torn record header
+            filler = bytes(1024)
+            full = False
+            while not full:
+                try:
+                    with open(su.MOUNT + "/filler", "ab") as f:
+                        f.write(filler)
+                except OSError:
+                    full = True
+            log = RecordLog(p)  # the repair copy has no room
+            assert log.repaired is None
+            assert log.damaged == (rl.TORN, 300, log.end)
+            assert log.read(299) == (1, b"kept 299")
+            raises(LogError, log.append, 1, b"x")
+            os.remove(su.MOUNT + "/filler")  # the host took files: room again
+            log = RecordLog(p)
+            assert log.repaired == (3, 300) and log.damaged is None
+        finally:
+            su.unmount(bd)
+    finally:
+        su.rmtree(d)
