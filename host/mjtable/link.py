@@ -1,0 +1,369 @@
+"""Host end of the table link: framing, request/response, chunked transfers.
+
+Speaks the protocol of docs/protocol.md over any byte stream with write(bytes) and
+read(n) honouring a timeout (a pyserial Serial on the table's USB CDC port, or on a
+pseudo-terminal path). The framing here is written independently of the firmware's
+(firmware/table/frame.py); tests check both produce identical bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import struct
+import time
+import zlib
+from collections import deque
+from typing import Callable, Optional
+
+VERSION = 1
+HDR = 6
+MAC_LEN = 32
+MAX_PAYLOAD = 1024
+MAX_BODY = HDR + MAX_PAYLOAD + MAC_LEN + 4
+RUN = 84
+FULL = 252  # code symbol: RUN plain bytes, no special byte after them
+SPECIALS = (0x00, 0x03, 0x04)  # never on the wire: delimiter, Ctrl-C, Ctrl-D
+
+CMD_HELLO, CMD_INFO, CMD_ECHO, CMD_SETKEY = 0x01, 0x02, 0x03, 0x04
+CMD_GET, CMD_PUT, CMD_COMMIT, CMD_STAT = 0x10, 0x11, 0x12, 0x13
+AUTH_CMDS = frozenset({CMD_PUT, CMD_COMMIT})
+REPLY, EVENT, NO_REQUEST = 0x80, 0xC0, 0xFF
+
+ERRORS = {
+    1: "E_FRAME",
+    2: "E_CRC",
+    3: "E_LEN",
+    4: "E_VERSION",
+    5: "E_UNKNOWN",
+    6: "E_AUTH",
+    7: "E_REPLAY",
+    8: "E_BUSY",
+    9: "E_ARG",
+    10: "E_OFFSET",
+    11: "E_STATE",
+    12: "E_NOKEY",
+    13: "E_INTERNAL",
+    14: "E_DENIED",
+    15: "E_CHECK",
+}
+E_OFFSET = 10
+
+RP2040_VID = 0x2E8A  # Raspberry Pi
+
+
+class LinkError(Exception):
+    """The table answered with an error status (or not at all)."""
+
+    def __init__(self, status: int, detail: Optional[int] = None, msg: str = ""):
+        self.status = status
+        self.detail = detail
+        name = ERRORS.get(status, "status %d" % status)
+        super().__init__(msg or (name if detail is None else "%s (%d)" % (name, detail)))
+
+
+# --- stuffing (COBS-253) ---
+
+
+def _sym(k: int) -> int:
+    return k + 1 if k < 2 else k + 3
+
+
+def stuff(body: bytes) -> bytes:
+    """Stuff a frame body; the result holds no 0x00, 0x03 or 0x04."""
+    out = bytearray()
+    data = bytes(body) + b"\x00"  # the virtual trailing zero
+    start = 0
+    while start < len(data):
+        # the next special byte, but never more than RUN plain bytes ahead
+        end = start
+        limit = min(len(data), start + RUN)
+        while end < limit and data[end] not in SPECIALS:
+            end += 1
+        if end == start + RUN:
+            out.append(_sym(FULL))
+            out += data[start:end]
+            start = end
+        else:
+            out.append(_sym(SPECIALS.index(data[end]) * RUN + (end - start)))
+            out += data[start:end]
+            start = end + 1
+    return bytes(out)
+
+
+def unstuff(wire: bytes) -> bytes:
+    """Inverse of stuff(); ValueError if the bytes are not a valid stuffing."""
+    out = bytearray()
+    i = 0
+    n = len(wire)
+    if n == 0:
+        raise ValueError("empty frame")
+    k = FULL
+    while i < n:
+        b = wire[i]
+        if b in SPECIALS:
+            raise ValueError("forbidden byte at %d" % i)
+        k = b - 1 if b < 3 else b - 3
+        run = RUN if k == FULL else k % RUN
+        block = wire[i + 1 : i + 1 + run]
+        if len(block) != run or any(x in SPECIALS for x in block):
+            raise ValueError("bad block at %d" % i)
+        out += block
+        i += 1 + run
+        if k != FULL:
+            out.append(SPECIALS[k // RUN])
+    if k == FULL or out[-1] != 0:  # the last block carries the virtual zero
+        raise ValueError("bad last block")
+    return bytes(out[:-1])
+
+
+# --- frame bodies ---
+
+
+def body(code: int, seq: int, payload: bytes, mac: bytes = b"") -> bytes:
+    """ver | code | seq u32 LE | payload | mac | crc32 u32 LE."""
+    b = struct.pack("<BBI", VERSION, code, seq) + bytes(payload) + mac
+    return b + struct.pack("<I", zlib.crc32(b))
+
+
+def mac_of(key: bytes, nonce: bytes, code: int, seq: int, payload: bytes) -> bytes:
+    msg = nonce + struct.pack("<BBI", VERSION, code, seq) + bytes(payload)
+    return hmac.new(key, msg, hashlib.sha256).digest()
+
+
+def frame(code: int, seq: int, payload: bytes = b"", key=None, nonce=None) -> bytes:
+    """The wire bytes of one request (delimiter included), with a MAC if keyed."""
+    mac = mac_of(key, nonce, code, seq, payload) if key is not None else b""
+    return stuff(body(code, seq, payload, mac)) + b"\x00"
+
+
+def parse(body_bytes: bytes):
+    """(code, seq, payload) of an unstuffed body; ValueError if it is not valid."""
+    if len(body_bytes) < HDR + 4:
+        raise ValueError("short frame")
+    (crc,) = struct.unpack_from("<I", body_bytes, len(body_bytes) - 4)
+    if crc != zlib.crc32(body_bytes[:-4]):
+        raise ValueError("bad CRC")
+    ver, code, seq = struct.unpack_from("<BBI", body_bytes)
+    if ver != VERSION:
+        raise ValueError("protocol version %d" % ver)
+    return code, seq, body_bytes[HDR:-4]
+
+
+# --- finding and opening the table ---
+
+
+def find_table_ports() -> list:
+    """Device paths of RP2040 boards (USB VID 0x2E8A). When a board shows two CDC
+    interfaces (REPL and link), the link is the one that is not interface 0."""
+    from serial.tools import list_ports
+
+    ports = [p for p in list_ports.comports() if p.vid == RP2040_VID]
+
+    def iface(p):
+        loc = p.location or ""
+        return int(loc.rsplit(".", 1)[1]) if ":" in loc and "." in loc else 0
+
+    ports.sort(key=lambda p: (-iface(p), p.device))
+    return [p.device for p in ports]
+
+
+def open_port(port: Optional[str] = None, timeout: float = 2.0):
+    """A pyserial Serial on `port` (a device or a pty path), or on the table found
+    by its USB ids. The baud rate is irrelevant for USB CDC and ptys."""
+    import serial
+
+    if port is None:
+        found = find_table_ports()
+        if not found:
+            raise LinkError(0, msg="no table found (USB VID 0x2E8A); give --port")
+        port = found[0]
+    return serial.Serial(port, 115200, timeout=timeout, write_timeout=timeout)
+
+
+# --- the session ---
+
+
+class Link:
+    """Request/response over a stream. `stream.read(n)` returns up to n bytes, b""
+    after its timeout; `stream.write(b)` writes them all."""
+
+    def __init__(self, stream, key: Optional[bytes] = None, timeout: float = 2.0):
+        self.stream = stream
+        self.key = key
+        self.timeout = timeout
+        self.seq = 0
+        self.nonce = b""
+        self.table_id = b""
+        self.max_payload = MAX_PAYLOAD
+        self.flags = 0
+        self.events: deque = deque()  # (kind, seq, payload) seen while waiting
+        self._buf = bytearray()
+
+    # raw frames
+
+    def send(self, wire: bytes) -> None:
+        self.stream.write(wire)
+
+    def read_frame(self, deadline: float):
+        """Next well-formed frame (code, seq, payload), or None at the deadline.
+        Unreadable frames from the table are skipped."""
+        while True:
+            i = self._buf.find(0)
+            if i >= 0:
+                raw = bytes(self._buf[:i])
+                del self._buf[: i + 1]
+                if not raw:
+                    continue
+                try:
+                    return parse(unstuff(raw))
+                except ValueError:
+                    continue
+            if time.monotonic() > deadline:
+                return None
+            # pyserial's read(n) waits for n bytes: ask for what is there
+            waiting = getattr(self.stream, "in_waiting", None)
+            chunk = (
+                self.stream.read(waiting or 1) if waiting is not None else self.stream.read(4096)
+            )
+            if chunk:
+                self._buf += chunk
+
+    def resync(self) -> None:
+        """End whatever partial frame the table holds (a lone delimiter)."""
+        self.send(b"\x00")
+
+    def request(self, code: int, payload: bytes = b"", auth: Optional[bool] = None):
+        """Send one request, return the reply data; raises LinkError on an error
+        status or no reply within the timeout."""
+        if auth is None:
+            auth = code in AUTH_CMDS
+        if auth and self.key is None:
+            raise LinkError(12, msg="this command needs the table key")
+        self.seq += 1
+        seq = self.seq
+        wire = frame(code, seq, payload, self.key if auth else None, self.nonce)
+        self.send(wire)
+        deadline = time.monotonic() + self.timeout
+        while True:
+            got = self.read_frame(deadline)
+            if got is None:
+                raise LinkError(0, msg="no reply to command 0x%02x" % code)
+            rcode, rseq, data = got
+            if rcode >= EVENT and rcode != NO_REQUEST:
+                self.events.append((rcode & 0x7F, rseq, data))
+                continue
+            if rcode == NO_REQUEST:  # the table could not read our frame
+                raise LinkError(data[0] if data else 0, _detail(data))
+            if rcode != code | REPLY or rseq != seq:
+                continue  # a stale reply to an earlier request
+            if not data:
+                raise LinkError(0, msg="empty reply")
+            if data[0]:
+                raise LinkError(data[0], _detail(data))
+            return data[1:]
+
+    # commands
+
+    def hello(self) -> dict:
+        """Open a session: learn the protocol version, limits, nonce and table id."""
+        self.resync()
+        data = self.request(CMD_HELLO, bytes([VERSION]))
+        ver, flags, maxp = struct.unpack_from("<BBH", data)
+        self.nonce = data[4:12]
+        self.table_id = data[12:20]
+        self.max_payload = maxp
+        self.flags = flags
+        return {
+            "version": ver,
+            "key_set": bool(flags & 1),
+            "key_button": bool(flags & 2),
+            "max_payload": maxp,
+            "table_id": self.table_id.hex(),
+        }
+
+    def info(self) -> dict:
+        text = self.request(CMD_INFO).decode("utf-8", "replace")
+        return dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+
+    def echo(self, data: bytes) -> bytes:
+        return self.request(CMD_ECHO, data)
+
+    def set_key(self, key: bytes) -> None:
+        """Give the table its key (only accepted while its key button was held at
+        boot). The key travels in clear over the cable."""
+        self.request(CMD_SETKEY, key, auth=False)
+        self.key = key
+
+    def stat(self, kind: int, idx: int = 0):
+        data = self.request(CMD_STAT, struct.pack("<BH", kind, idx))
+        return struct.unpack_from("<II", data)
+
+    def get_object(
+        self,
+        kind: int,
+        idx: int = 0,
+        progress: Optional[Callable[[int, int], None]] = None,
+        start: bytes = b"",
+    ) -> bytes:
+        """Read a whole object in chunks; `start` resumes after a cut. Verifies the
+        object's CRC and that it did not change while being read."""
+        chunk = self.max_payload - 9
+        out = bytearray(start)
+        first = None
+        while True:
+            data = self.request(CMD_GET, struct.pack("<BHIH", kind, idx, len(out), chunk))
+            total, crc = struct.unpack_from("<II", data)
+            if first is None:
+                first = (total, crc)
+            elif (total, crc) != first:
+                raise LinkError(0, msg="object changed during the transfer")
+            out += data[8:]
+            if progress:
+                progress(len(out), total)
+            if len(out) >= total:
+                break
+            if len(data) == 8:
+                raise LinkError(0, msg="table sent no data before the end")
+        if zlib.crc32(out) != crc or len(out) != total:
+            raise LinkError(15, msg="object CRC mismatch after transfer")
+        return bytes(out)
+
+    def put_object(
+        self,
+        kind: int,
+        idx: int,
+        data: bytes,
+        progress: Optional[Callable[[int, int], None]] = None,
+        resume: bool = False,
+    ) -> None:
+        """Write an object in chunks, then commit it (the table activates it only
+        when all bytes are there and their CRC matches). resume: continue a staging
+        the table still holds instead of starting again."""
+        chunk = self.max_payload - 11
+        total = len(data)
+        off = 0
+        if resume:
+            staged, stotal = self.stat(kind, idx)
+            off = staged if stotal == total else 0
+        while off < total or (off == 0 and total == 0):
+            part = data[off : off + chunk]
+            head = struct.pack("<BHII", kind, idx, total, off)
+            try:
+                (staged,) = struct.unpack_from("<I", self.request(CMD_PUT, head + part))
+            except LinkError as e:
+                if e.status != E_OFFSET or e.detail is None:
+                    raise
+                staged = e.detail  # the table already holds more (a lost reply)
+            if staged <= off and total:
+                raise LinkError(0, msg="table did not take the chunk at %d" % off)
+            off = staged
+            if progress:
+                progress(off, total)
+            if total == 0:
+                break
+        self.request(CMD_COMMIT, struct.pack("<BHII", kind, idx, total, zlib.crc32(data)))
+
+
+def _detail(data: bytes) -> Optional[int]:
+    return struct.unpack_from("<I", data, 1)[0] if len(data) >= 5 else None
