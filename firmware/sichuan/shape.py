@@ -32,16 +32,7 @@ def _pair_groups(c, o):
     s = 0
     for i in range(9):
         s += i * c[o + i]
-    p = o + (2 * s) % 3
-    while p < o + 9:
-        if c[p] >= 2:
-            c[p] -= 2
-            ok = _groups(c, o)
-            c[p] += 2
-            if ok:
-                return True
-        p += 3
-    return False
+    return _pair_at(c, o, o + (2 * s) % 3)
 
 
 def _suit_size(c, o):
@@ -92,28 +83,50 @@ def is_win(counts, void=-1):
     return is_standard(counts, void) or is_qidui(counts)
 
 
-def _near(c, f, o):
-    """A tile at f can only complete a group or pair with a tile within 2 ranks."""
-    lo = f - 2 if f - 2 > o else o
-    hi = f + 3 if f + 3 < o + 9 else o + 9
-    for i in range(lo, hi):
-        if c[i]:
-            return True
-    return False
-
-
 def _suit_waits(c, o, with_pair, limit):
-    """Bitmask of faces in suit at o that complete it (with pair or groups only)."""
+    """Bitmask of faces in suit at o that complete it (with pair or groups only).
+
+    Only faces within two ranks of a held tile can complete anything, and a
+    face already held four times (counting `limit`) cannot be drawn.
+    """
+    occ = 0
+    s = 0
+    for i in range(9):
+        x = c[o + i]
+        if x:
+            occ |= 1 << i
+            s += i * x
+    near = (occ | occ << 1 | occ << 2 | occ >> 1 | occ >> 2) & 511
     mask = 0
-    for f in range(o, o + 9):
-        if c[f] + (limit[f] if limit else 0) >= 4 or not _near(c, f, o):
-            continue
-        c[f] += 1
-        ok = _pair_groups(c, o) if with_pair else _groups(c, o)
-        c[f] -= 1
-        if ok:
-            mask |= 1 << f
+    i = 0
+    while near:
+        if near & 1:
+            f = o + i
+            if c[f] + (limit[f] if limit else 0) < 4:
+                c[f] += 1
+                if with_pair:
+                    ok = _pair_at(c, o, o + (2 * (s + i)) % 3)
+                else:
+                    ok = _groups(c, o)
+                c[f] -= 1
+                if ok:
+                    mask |= 1 << f
+        near >>= 1
+        i += 1
     return mask
+
+
+def _pair_at(c, o, p):
+    """True if suit at o splits into a pair at p, p+3 or p+6 and groups."""
+    while p < o + 9:
+        if c[p] >= 2:
+            c[p] -= 2
+            ok = _groups(c, o)
+            c[p] += 2
+            if ok:
+                return True
+        p += 3
+    return False
 
 
 def waits_mask(counts, void=-1, limit=None):
@@ -122,12 +135,17 @@ def waits_mask(counts, void=-1, limit=None):
     `limit`, if given, is a bytearray(27) of copies held outside `counts`
     (melds): a wait that needs a fifth copy is not a wait.
     """
-    r0 = _suit_size(counts, 0) % 3
-    r1 = _suit_size(counts, 9) % 3
-    r2 = _suit_size(counts, 18) % 3
-    if void >= 0 and _suit_size(counts, void * 9):
+    n0 = n1 = n2 = 0
+    for i in range(9):
+        n0 += counts[i]
+        n1 += counts[i + 9]
+        n2 += counts[i + 18]
+    if (void == 0 and n0) or (void == 1 and n1) or (void == 2 and n2):
         return 0
-    mask = _qidui_wait(counts, limit)
+    mask = _qidui_wait(counts, limit) if n0 + n1 + n2 == 13 else 0
+    r0 = n0 % 3
+    r1 = n1 % 3
+    r2 = n2 % 3
     if r0 + r1 + r2 == 1:  # residues (1,0,0): the odd suit takes tile and pair
         one = 0 if r0 else (9 if r1 else 18)
         for o in (0, 9, 18):
@@ -139,26 +157,20 @@ def waits_mask(counts, void=-1, limit=None):
         if not _groups(counts, zero):
             return mask
         for o in (0, 9, 18):
-            if o == zero:
-                continue
-            other = 27 - zero - o
-            if _pair_groups(counts, other):
+            if o != zero and _pair_groups(counts, 27 - zero - o):
                 mask |= _suit_waits(counts, o, False, limit)
     return mask
 
 
 def _qidui_wait(counts, limit):
     """Seven-pairs wait of 13 concealed tiles: the one odd face, if any."""
-    n = 0
     odd = -1
     for f in range(27):
-        x = counts[f]
-        n += x
-        if x & 1:
+        if counts[f] & 1:
             if odd >= 0:
                 return 0
             odd = f
-    if n != 13 or odd < 0:
+    if odd < 0:
         return 0
     if limit and counts[odd] + limit[odd] >= 4:
         return 0
@@ -168,4 +180,11 @@ def _qidui_wait(counts, limit):
 def waits(counts, void=-1, limit=None):
     """Faces (in order) that complete the concealed tiles (3n+1 of them)."""
     m = waits_mask(counts, void, limit)
-    return [f for f in range(27) if m >> f & 1]
+    out = []
+    f = 0
+    while m:
+        if m & 1:
+            out.append(f)
+        m >>= 1
+        f += 1
+    return out
