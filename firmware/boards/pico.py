@@ -7,14 +7,16 @@ they agree. GPIO budget (26 usable: GP0..GP22, GP26..GP28):
   Own BUSY lines because the BUSY handshake is per chip and a shared line
   would need open-drain buffers; own RST so one wedged reader can be reset
   while the others keep scanning;
-- I2C1 for the four HT16K33 displays (0x70..0x73) and two MCP23017 key
-  expanders (0x20, 0x21) (2);
+- I2C1 for the four HT16K33 displays (0x70..0x73) and four MCP23017 key
+  expanders (0x20..0x23) (2);
 - one WS2812 data line (1).
 That is 22; GP0/GP1 (UART0, debug console), GP21 and GP28 stay free.
-The 28 keys (4 seats x 7) do not fit in what is left, so they sit on two
-MCP23017 expanders on the display bus: 16 inputs with internal pull-ups each,
-seat 2k on port A and seat 2k+1 on port B of expander k. Polling them is one
-I2C read per expander per cycle; no interrupt lines are needed.
+The 28 keys (4 seats x 7) do not fit in what is left, so each seat board
+carries an MCP23017 next to its display: keys on port A bits 0..6 with the
+internal pull-ups, port B spare. One expander per seat keeps the key wiring
+short and the four seat boards identical (only the address jumpers differ,
+as for the displays), and the seat cable stays at 16 ways. Polling is one
+I2C read per seat per cycle; no interrupt lines are needed.
 
 `make(machine)` builds the drivers; `machine` (and `neopixel`) are passed in
 so this module imports on CPython for tests.
@@ -56,7 +58,7 @@ LED_DATA = const(22)
 LEDS_PER_SEAT = const(3)
 
 DISPLAY_ADDR = (0x70, 0x71, 0x72, 0x73)
-EXPANDER_ADDR = (0x20, 0x21)
+EXPANDER_ADDR = (0x20, 0x21, 0x22, 0x23)
 
 # (constant name, GPIO) - the one table, mirrored in hardware/pinmap.md
 PINS = (
@@ -75,7 +77,7 @@ PINS = (
 
 def key_bits(seat):
     """(expander index, first bit) of a seat's 7 keys, in buttons.py key order."""
-    return seat // 2, (seat % 2) * 8
+    return seat, 0
 
 
 class Board:
@@ -113,8 +115,8 @@ class Board:
         return failed
 
     def refresh_inputs(self):
-        """Read both key expanders (one I2C transaction each) before polling
-        the seats' Buttons."""
+        """Read the seats' key expanders (one I2C transaction each) before
+        polling the seats' Buttons."""
         for e in self.expanders:
             e.read()
 

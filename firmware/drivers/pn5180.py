@@ -112,10 +112,12 @@ class PN5180:
     max_tags: capacity of `uids`; tags beyond it set `overflow`.
     busy_polls / irq_polls: bounded waits, counted in pin reads / register
     reads, so a dead or unplugged reader raises OSError instead of hanging.
+    settle_us: wait after RF_ON before the first request; ISO15693 tags are
+    ready within 1 ms of the field appearing (0 for simulated chips).
     """
 
     def __init__(self, spi, nss, busy, rst, ant=None, max_tags=24, busy_polls=2000,
-                 irq_polls=400):
+                 irq_polls=400, settle_us=1000):
         if max_tags < 1:
             raise ValueError("max_tags must be >= 1")
         self.spi = spi
@@ -125,6 +127,7 @@ class PN5180:
         self.ant = ant
         self.busy_polls = busy_polls
         self.irq_polls = irq_polls
+        self.settle_us = settle_us
         self.max_tags = max_tags
         self.uids = bytearray(8 * max_tags)
         self.count = 0
@@ -406,6 +409,8 @@ class PN5180:
         for i in range(8):
             m[i] = 0
         self.rf_on()
+        if self.settle_us:
+            sleep_us(self.settle_us)
         try:
             self._round(0)
             while self._sp:

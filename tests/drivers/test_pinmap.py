@@ -112,7 +112,7 @@ def test_make_uses_the_table():
     _FakePin.made = []
     board = pico.make(_FakeMachine, _FakeNeo)
     assert len(board.readers) == 4 and len(board.displays) == 4
-    assert len(board.buttons) == 4 and len(board.expanders) == 2
+    assert len(board.buttons) == 4 and len(board.expanders) == 4
     assert board.spi.ident == pico.SPI_ID
     assert board.spi.kw["sck"].n == pico.SPI_SCK and board.spi.kw["miso"].n == pico.SPI_MISO
     assert board.i2c.kw["sda"].n == pico.I2C_SDA and board.i2c.kw["scl"].n == pico.I2C_SCL
