@@ -48,7 +48,7 @@ def parse(text, out=None):
     Ranks collect until a suit word closes them: `12m3p`, `一二三万`.
     Spaces, commas and `+` separate nothing. More than four copies is an error.
     """
-    counts = out if out is not None else bytearray(NFACES)
+    counts = bytearray(NFACES)  # `out` changes only once the whole text parsed
     pending = []  # (rank, position) waiting for their suit
     for pos, ch in enumerate(text):
         if ch in " ,+\t":
@@ -70,7 +70,10 @@ def parse(text, out=None):
         pending = []
     if pending:
         raise ValueError("ranks at %d have no suit after them" % pending[0][1])
-    return counts
+    if out is None:
+        return counts
+    out[:] = counts
+    return out
 
 
 def parse_tile(text):
