@@ -217,3 +217,29 @@ def test_cut_at_every_write_first_write_missing_or_new():
     if not su.need_lfs():
         return
     _every_cut(None, b"settings v1")
+
+
+def test_write_on_a_full_volume_fails_cleanly():
+    if not su.need_lfs():
+        return
+    d = _folder()
+    try:
+        image = d + "/flash.img"
+        bd = su.mount(image, fresh=True, blocks=16)
+        try:
+            p = su.MOUNT + "/rules"
+            store.write(p, b"old rules " * 500)
+            full = False
+            while not full:
+                try:
+                    with open(su.MOUNT + "/filler", "ab") as f:
+                        f.write(bytes(1024))
+                except OSError:
+                    full = True
+            raises(OSError, store.write, p, b"new rules " * 1000)
+            assert store.load(p) == (store.OK, b"old rules " * 500)
+            assert "rules.tmp" not in su_list(su.MOUNT)
+        finally:
+            su.unmount(bd)
+    finally:
+        su.rmtree(d)
