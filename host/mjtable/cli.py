@@ -38,6 +38,20 @@ def main(argv=None):
         sys.stdout.flush()
         print("mjtable: error: %s" % e, file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `mjtable rules show x | head`: the reader left, not an error
+        _quiet_stdout()
+        return 0
+
+
+def _quiet_stdout():
+    """Point stdout at /dev/null so the interpreter's final flush cannot raise again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (tests capturing stdout)
+        pass
 
 
 if __name__ == "__main__":

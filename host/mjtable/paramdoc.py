@@ -13,7 +13,7 @@ PARAM_DOC = {
     "xueliu_lock": "血流成河: the hand is locked after its first win",
     "huansanzhang": "换三张: swap three tiles after the deal",
     "hsz_dirs": "换三张 directions allowed, bitmask: 1 clockwise, 2 counter, 4 across",
-    "dingque": "定缺: each player declares a void suit",
+    "dingque": "定缺: how the void suit (缺一门) is chosen",
     "fan_shown_offset": "shown fan = doublings + this (1: 平胡 is 1番)",
     "cap": "封顶: most doublings paid (-1: no cap)",
     "zimo_bonus": "自摸加底: each payer of a self-draw adds this many base points",
@@ -26,7 +26,7 @@ PARAM_DOC = {
     "gang_bu": "补杠: points each payer pays",
     "gang_an": "暗杠 (下雨): points each payer pays",
     "bugang_when": "补杠 timing",
-    "gang_payers": "who pays for a kong",
+    "gang_payers": "who pays kongs and self-draws",
     "zhuanyi": "呼叫转移: kong money after 杠上炮",
     "zhuanyi_chain": "chained kongs transfer together",
     "diangang_hua": "点杠花: a win on the replacement of a kong another gave",
@@ -56,6 +56,7 @@ PARAM_DOC = {
     "ka_fan": "断卡根 卡 (self-drawn 456 middle wait): doublings (-1: none)",
     "yingka_fan": "断卡根 硬卡: doublings (-1: none)",
     "jiaoma": "叫马: a fifth person bets on a seat",
+    "jgd_absorbs_dd": "金钩钓 replaces 对对胡 instead of adding to it",
 }
 
 _ONOFF = {0: "off", 1: "on"}
@@ -63,7 +64,10 @@ _ONOFF = {0: "off", 1: "on"}
 VALUE_DOC = {
     "mode": {0: "血战到底", 1: "血流成河"},
     "bugang_when": {0: "any time", 1: "a late 补杠 earns nothing", 2: "a late 补杠 is illegal"},
-    "gang_payers": {0: "players still in the hand", 1: "all other seats"},
+    "dingque": {0: "no void suit (断卡根)", 1: "定缺 declared",
+                2: "缺一门 undeclared: a win lacks some suit"},
+    "gang_payers": {0: "players still in the hand", 1: "all other seats",
+                    2: "those who have not won"},
     "zhuanyi": {0: "off", 1: "each winner gets it all", 2: "split, rounding up",
                 3: "split evenly"},
     "diangang_hua": {0: "a self-draw", 1: "the kong giver pays for all",
@@ -74,12 +78,12 @@ VALUE_DOC = {
     "chajiao": {0: "off", 1: "pays the largest value", 2: "pays the smallest value"},
     "dealer_next": {0: "first winner (multi-win: the discarder)",
                     1: "the discarder; a self-draw or 流局 keeps", 2: "rotates",
-                    3: "keeps always"},
+                    3: "keeps always", 4: "drawn at random each hand"},
     "cap": {-1: "no cap"},
     "huazhu": {-1: "the cap value", 0: "off"},
 }
-for _name in ("xueliu_lock", "huansanzhang", "dingque", "gen_in_longqidui", "tianhu_alone",
+for _name in ("xueliu_lock", "huansanzhang", "gen_in_longqidui", "tianhu_alone",
               "menqing_zimo_only", "zhuanyi_chain", "qianggang", "haidi_gang", "gang_no_fan",
               "last4_forced", "sijiao", "tuigang", "tuigang_first", "huazhu_chajiao",
-              "baohu", "qinghu", "xiaohu", "jiaoma"):
+              "baohu", "qinghu", "xiaohu", "jiaoma", "jgd_absorbs_dd"):
     VALUE_DOC[_name] = _ONOFF

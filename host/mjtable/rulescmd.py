@@ -27,17 +27,27 @@ def add_parsers(sub):
     c.set_defaults(func=compile_)
 
 
-def _value_text(name, v):
-    meaning = paramdoc.VALUE_DOC.get(name, {}).get(v)
-    return "%d (%s)" % (v, meaning) if meaning else str(v)
+def _meaning(name, v):
+    """The parameter's meaning, and what its current value selects if it names a mode."""
+    doc = paramdoc.PARAM_DOC.get(name, "")
+    chosen = paramdoc.VALUE_DOC.get(name, {}).get(v)
+    return "%s: %s" % (doc, chosen) if chosen else doc
 
 
-def _fan_cells(rs, v):
-    """(doublings, shown fan, multiplier) cells of a fan value."""
+# Patterns before this id are hand shapes (the hand's own fan, shown with the
+# offset: 平胡 1番 in 成都 counting); from it on they add doublings (根 +1).
+_FIRST_ADDON = ruleset.MENQING
+
+
+def _fan_cells(rs, pattern):
+    """(doublings, shown fan, multiplier) cells of a pattern's value."""
+    v = rs.fan(pattern)
     if v == ruleset.NONE:
         return ("-", "-", "not in this ruleset")
     if v == ruleset.AT_CAP:
-        return ("满格", "满格", "the cap itself")
+        return ("cap", "cap", "满格: the cap itself")
+    if pattern >= _FIRST_ADDON:
+        return (str(v), "+%d" % v, "x%d" % (1 << v))
     return (str(v), str(v + rs[ruleset.P_FAN_SHOWN_OFFSET]), "x%d" % (1 << v))
 
 
@@ -55,19 +65,20 @@ def show_text(rs):
     for pid in range(ruleset.P_FAN0):
         name = ruleset.param_name(pid)
         lo, hi = ruleset.bounds(pid)
-        rows.append((name, _value_text(name, rs[pid]), "%d..%d" % (lo, hi),
-                     paramdoc.PARAM_DOC.get(name, "")))
+        rows.append((name, str(rs[pid]), "%d..%d" % (lo, hi), _meaning(name, rs[pid])))
     w0 = max(len(r[0]) for r in rows)
-    w1 = max(len(r[1]) for r in rows)
     w2 = max(len(r[2]) for r in rows)
-    for r in rows:
-        out.append("  %-*s  %-*s  %-*s  %s" % (w0, r[0], w1, r[1], w2, r[2], r[3]))
+    out.append("  %-*s  %5s  %-*s  %s" % (w0, "name", "value", w2, "range", "meaning"))
+    for r in rows:  # the CJK text is last so it cannot break the alignment
+        out.append("  %-*s  %5s  %-*s  %s" % (w0, r[0], r[1], w2, r[2], r[3]))
     out.append("")
-    out.append("fan (doublings: a win's base is %d x 2^min(fan, cap); shown = doublings + %d)"
+    out.append("fan (a win's base is %d x 2^min(doublings, cap); a hand shape shows"
+               " doublings + %d, an extra adds its doublings)"
                % (rs[ruleset.P_BASE_POINTS], rs[ruleset.P_FAN_SHOWN_OFFSET]))
-    out.append("  %-14s  %-4s  %9s  %5s  %s" % ("pattern", "名称", "doublings", "shown", "value"))
+    out.append("  %-14s  %s  %9s  %5s  %s" % ("pattern", "名称\u3000\u3000", "doublings", "shown",
+                                              "value"))
     for i, pat in enumerate(ruleset.PATTERNS):
-        d, s, x = _fan_cells(rs, rs.fan(i))
+        d, s, x = _fan_cells(rs, i)
         zh = PATTERN_ZH[i] + "\u3000" * (4 - len(PATTERN_ZH[i]))
         out.append("  %-14s  %s  %9s  %5s  %s" % (pat, zh, d, s, x))
     return "\n".join(out)
