@@ -36,7 +36,7 @@ try:
     from micropython import const
 except ImportError:  # CPython tests
 
-    def const(x):
+    def const(x):  # type: ignore[misc]
         return x
 
 
@@ -45,7 +45,7 @@ try:
 except ImportError:  # CPython has no sleep_us
     from time import sleep as _sleep
 
-    def sleep_us(us):
+    def sleep_us(us):  # type: ignore[misc]
         _sleep(us / 1000000)
 
 
@@ -151,6 +151,7 @@ class PN5180:
         self._stack_len = bytearray(depth)
         self._stack_cap = depth
         self._mask = bytearray(8)
+        self._sp = 0
         nss.value(1)
         if ant is not None:
             ant.value(0)

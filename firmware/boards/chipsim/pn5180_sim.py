@@ -79,7 +79,7 @@ class PN5180Sim:
         self.phantom_rate = phantom_rate
         self.crosstalk_rate = crosstalk_rate
         self.rng = XorShift32(seed)
-        self.tags = [[], []]
+        self.tags = [[], []]  # type: list
         self.eeprom = bytearray(256)
         self.eeprom[0x10] = 0x00  # product version 4.0 (minor, major)
         self.eeprom[0x11] = 0x04
@@ -163,7 +163,7 @@ class PN5180Sim:
             return
         for i in range(len(wbuf)):
             if self._reading:
-                p = self._pending
+                p = self._pending or b""
                 k = self._reading_bytes
                 if rbuf is not None:
                     rbuf[i] = p[k] if k < len(p) else 0xFF
@@ -284,7 +284,7 @@ class PN5180Sim:
         mask &= (1 << mask_len) - 1
         self._mask = mask
         self._mask_len = mask_len
-        slots = [[] for _ in range(16)]
+        slots = [[] for _ in range(16)]  # type: list
         one_slot = bool(flags & 0x20)
         here = self.ant.value() & 1
         for ant in (here, 1 - here):
@@ -305,7 +305,8 @@ class PN5180Sim:
         self._answer()
 
     def _answer(self):
-        answers = self._slots[self._slot]
+        slots = self._slots
+        answers = slots[self._slot] if slots is not None else []
         if not answers and self.rng.chance(self.phantom_rate) and self._mask_len <= 60:
             self.phantoms += 1
             hi = (self.rng.next() << 32) | self.rng.next()
