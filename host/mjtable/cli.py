@@ -38,6 +38,8 @@ def main(argv=None):
         sys.stdout.flush()
         print("mjtable: error: %s" % e, file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        return 130
     except BrokenPipeError:  # `mjtable rules show x | head`: the reader left, not an error
         _quiet_stdout()
         return 0

@@ -102,17 +102,20 @@ def from_toml(data, source="<rules>", default_name=None):
     return rs
 
 
-def load_toml(path):
-    """Ruleset of a TOML rule file; BadInput naming the file and the key."""
+def _read_toml(path):
     try:
         with open(path, "rb") as f:
-            data = tomllib.load(f)
+            return tomllib.load(f)
     except OSError as e:
         raise BadInput("%s: cannot read: %s" % (path, e.strerror or e)) from None
     except tomllib.TOMLDecodeError as e:
         raise BadInput("%s: not valid TOML: %s" % (path, e)) from None
+
+
+def load_toml(path):
+    """Ruleset of a TOML rule file; BadInput naming the file and the key."""
     stem = os.path.splitext(os.path.basename(path))[0]
-    return from_toml(data, path, stem.encode()[:32].decode("utf-8", "ignore") or None)
+    return from_toml(_read_toml(path), path, stem.encode()[:32].decode("utf-8", "ignore") or None)
 
 
 def load_blob(path):
@@ -139,3 +142,13 @@ def load(spec):
     if spec.endswith((".toml", ".bin")) or os.sep in spec:
         raise BadInput("rule file %r not found" % spec)
     return preset(spec)
+
+
+def base_of(spec):
+    """The preset a rule file starts from (a Ruleset), or None for a preset or a blob."""
+    if spec is None or not os.path.isfile(spec):
+        return None
+    with open(spec, "rb") as f:
+        if f.read(2) == b"SR":
+            return None
+    return preset(_read_toml(spec)["base"])

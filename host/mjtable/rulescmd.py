@@ -51,41 +51,51 @@ def _fan_cells(rs, pattern):
     return (str(v), str(v + rs[ruleset.P_FAN_SHOWN_OFFSET]), "x%d" % (1 << v))
 
 
-def show_text(rs):
-    """The readable table of a ruleset (what `rules show` prints)."""
+def show_text(rs, base=None):
+    """The readable table of a ruleset (what `rules show` prints).
+
+    base: the preset a rule file starts from; values that differ get a `*`.
+    """
     blob = rs.to_blob()
     out = [
         "ruleset  %s" % rs.name,
         "CRC      %08X  (blob %d bytes, format %d)" % (rs.crc(), len(blob),
                                                        ruleset.FORMAT_VERSION),
-        "",
-        "parameters",
     ]
+    if base is not None:
+        out.append("base     %s  (* marks a value the file changes)" % base.name)
+    out += ["", "parameters"]
+
+    def mark(pid):
+        return "*" if base is not None and base[pid] != rs[pid] else " "
+
     rows = []
     for pid in range(ruleset.P_FAN0):
         name = ruleset.param_name(pid)
         lo, hi = ruleset.bounds(pid)
-        rows.append((name, str(rs[pid]), "%d..%d" % (lo, hi), _meaning(name, rs[pid])))
+        rows.append((name, str(rs[pid]) + mark(pid), "%d..%d" % (lo, hi),
+                     _meaning(name, rs[pid])))
     w0 = max(len(r[0]) for r in rows)
     w2 = max(len(r[2]) for r in rows)
-    out.append("  %-*s  %5s  %-*s  %s" % (w0, "name", "value", w2, "range", "meaning"))
+    out.append("  %-*s  %6s  %-*s  %s" % (w0, "name", "value ", w2, "range", "meaning"))
     for r in rows:  # the CJK text is last so it cannot break the alignment
-        out.append("  %-*s  %5s  %-*s  %s" % (w0, r[0], r[1], w2, r[2], r[3]))
+        out.append("  %-*s  %6s  %-*s  %s" % (w0, r[0], r[1], w2, r[2], r[3]))
     out.append("")
     out.append("fan (a win's base is %d x 2^min(doublings, cap); a hand shape shows"
                " doublings + %d, an extra adds its doublings)"
                % (rs[ruleset.P_BASE_POINTS], rs[ruleset.P_FAN_SHOWN_OFFSET]))
-    out.append("  %-14s  %s  %9s  %5s  %s" % ("pattern", "名称\u3000\u3000", "doublings", "shown",
-                                              "value"))
+    out.append("  %-14s  %s  %10s  %5s  %s" % ("pattern", "名称\u3000\u3000", "doublings ",
+                                               "shown", "value"))
     for i, pat in enumerate(ruleset.PATTERNS):
         d, s, x = _fan_cells(rs, i)
+        d += mark(ruleset.P_FAN0 + i)
         zh = PATTERN_ZH[i] + "\u3000" * (4 - len(PATTERN_ZH[i]))
-        out.append("  %-14s  %s  %9s  %5s  %s" % (pat, zh, d, s, x))
+        out.append("  %-14s  %s  %10s  %5s  %s" % (pat, zh, d, s, x))
     return "\n".join(out)
 
 
 def show(args):
-    print(show_text(rulefile.load(args.spec)))
+    print(show_text(rulefile.load(args.spec), rulefile.base_of(args.spec)))
     return 0
 
 

@@ -369,6 +369,49 @@ def test_engines_identical_single_calls(argv):
     assert a.stdout
 
 
+def test_core_refusal_is_bad_input_on_both_engines(tmp_path):
+    # a 10-tile hand_size passes the host's count check; the core's calculator
+    # refuses it (13 tiles only), and both engines say so in the same words
+    f = tmp_path / "ten.toml"
+    f.write_text('base = "xuezhan"\nhand_size = 10\n', encoding="utf-8")
+    argv = ["waits", "1112345678m", "--rules", str(f)]
+    a = script(*argv)
+    b = script(*argv, "--engine", "micropython") if os.access(MICROPYTHON, os.X_OK) else a
+    assert a.returncode == 2 and a.stdout == "" and "expected 13" in a.stderr
+    assert (a.returncode, a.stdout, a.stderr) == (b.returncode, b.stdout, b.stderr)
+
+
+def test_missing_micropython_is_bad_input(capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    code, out, err = call(capsys, "waits", "1112345678999m", "--engine", "micropython")
+    assert code == 2 and out == "" and "micropython not found" in err
+
+
+def test_waits_agree_with_calc(capsys):
+    # every listed wait wins under calc; every other tile (not a fifth copy) does not
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(25):
+        hand, win, melds, void = _random_win(rng)
+        code, out, _ = call(capsys, "waits", hand, *melds, "--void", void, "--json")
+        assert code == 0
+        waits = json.loads(out)["waits"]
+        assert win in waits
+        for s in "mps":
+            for r in range(1, 10):
+                t = "%d%s" % (r, s)
+                code, out, err = call(capsys, "calc", hand, *melds, "--void", void, "--win", t,
+                                      "--json")
+                if code == 2:  # a fifth copy: never a wait
+                    assert t not in waits and "copies" in err + out
+                    continue
+                assert json.loads(out)["win"] is (t in waits), (hand, melds, t)
+                assert code == (0 if t in waits else 1)
+                checked += 1
+    assert checked > 500
+
+
 def test_canonical_orders_keys_and_patterns():
     d = {"patterns": {"gen": 1, "qingyise": 2}, "base": 8, "win": True, "fan": 3}
     assert calccmd.dumps(d) == ('{"win": true, "fan": 3, "base": 8, '

@@ -145,18 +145,29 @@ def test_rules_show_lists_everything(capsys):
         name = ruleset.param_name(pid)
         row = [x for x in lines if x.split()[:1] == [name]]
         assert len(row) == 1, name
-        assert row[0].split()[1] == str(rs[pid]), name
+        assert row[0].split()[1].rstrip("*") == str(rs[pid]), name
     for pat in ruleset.PATTERNS:
         row = [x for x in lines if x.split()[:1] == [pat]]
         assert len(row) == 1, pat
     # chengdu counts 平胡 as 1番 (x1) and 清一色 as 3番 (x4); 根 adds one
-    assert rulescmd.show_text(rs).count("\n") == len(lines) - 1
+    assert rulescmd.show_text(rs, presets.get("chengdu")) == out.rstrip("\n")
     pinghu = next(x for x in lines if x.split()[:1] == ["pinghu"]).split()
     assert pinghu[2:5] == ["0", "1", "x1"]
     qys = next(x for x in lines if x.split()[:1] == ["qingyise"]).split()
     assert qys[2:5] == ["2", "3", "x4"]
     gen = next(x for x in lines if x.split()[:1] == ["gen"]).split()
     assert gen[2:4] == ["1", "+1"]
+
+
+def test_rules_show_marks_what_the_file_changes(capsys):
+    assert cli.main(["rules", "show", EXAMPLES[1]]) == 0
+    out = capsys.readouterr().out
+    assert "base     xuezhan" in out
+    marked = sorted(x.split()[0] for x in out.splitlines() if "*" in x and x.startswith("  "))
+    assert marked == ["base_points", "cap", "duanyaojiu", "menqing"]
+    assert cli.main(["rules", "show", "xuezhan"]) == 0
+    out = capsys.readouterr().out
+    assert "*" not in out and "base " not in out.splitlines()[2]
 
 
 def test_rules_show_unknown(capsys):
