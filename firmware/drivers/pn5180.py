@@ -152,6 +152,10 @@ class PN5180:
         self._stack_cap = depth
         self._mask = bytearray(8)
         self._sp = 0
+        self._mask_len = 0
+        self._slot = 0
+        self._polls = 0
+        self._busy_scan = False
         nss.value(1)
         if ant is not None:
             ant.value(0)
@@ -309,16 +313,6 @@ class PN5180:
         self._frame_out(_F_TRANSCEIVE)
         self._frame_out(_F_SEND_EOF)
 
-    def _wait_slot(self):
-        n = self.irq_polls
-        while n:
-            irq = self._reg_low(IRQ_STATUS)
-            if irq & _IRQ_DONE:
-                return irq
-            n -= 1
-        self.timeouts += 1
-        return 0
-
     def _push(self, mask_len, slot):
         """Queue mask (self._mask, mask_len bits) + slot nibble for a new round."""
         sp = self._sp
@@ -360,9 +354,12 @@ class PN5180:
         self.count += 1
         return True
 
-    def _round(self, mask_len):
-        """One 16-slot inventory for the mask in self._mask (mask_len bits)."""
+    def _start_round(self, mask_len):
+        """Send a 16-slot inventory for the mask in self._mask (mask_len bits)."""
         self.rounds += 1
+        self._mask_len = mask_len
+        self._slot = 0
+        self._polls = 0
         self.load_iso15693()  # restores TX_CONFIG after the EOF-only slots
         req = self._req
         req[0] = 0x09
@@ -377,29 +374,26 @@ class PN5180:
         if mask_len & 7:  # bits above the mask in its last byte go out as 0
             req[4 + nbytes] &= 0x0F
         self._transceive(5 + nbytes)
-        for slot in range(16):
-            irq = self._wait_slot()
-            if irq & IRQ_RX:
-                rxs = self._reg_low(RX_STATUS)
-                if rxs & RX_COLLISION:
-                    self.collisions += 1
-                    self._push(mask_len, slot)
-                elif (rxs & RX_BYTES_MASK) == _RESP_LEN and not rxs & (
-                        RX_PROTOCOL_ERROR | RX_INTEGRITY_ERROR):
-                    self._frame_out(_F_READ_DATA)
-                    self._frame_in(self._rxv[_RESP_LEN])
-                    if self._rx[0] & 0x01 == 0:  # response flags: no error
-                        self._store()
-            if slot < 15:
-                self._next_slot()
 
-    def inventory(self):
-        """Read every ISO15693 tag on the selected antenna.
+    def _slot_result(self, irq):
+        """Collect what the finished slot brought: a UID, a collision or nothing."""
+        if not irq & IRQ_RX:
+            return
+        rxs = self._reg_low(RX_STATUS)
+        if rxs & RX_COLLISION:
+            self.collisions += 1
+            self._push(self._mask_len, self._slot)
+        elif (rxs & RX_BYTES_MASK) == _RESP_LEN and not rxs & (
+                RX_PROTOCOL_ERROR | RX_INTEGRITY_ERROR):
+            self._frame_out(_F_READ_DATA)
+            self._frame_in(self._rxv[_RESP_LEN])
+            if self._rx[0] & 0x01 == 0:  # response flags: no error
+                self._store()
 
-        Returns the number of distinct UIDs, stored in self.uids[0:8*count].
-        `overflow` is set when tags were left unread (buffer or stack full).
-        The RF field is on during the scan and off afterwards.
-        """
+    def start(self):
+        """Begin an inventory on the selected antenna (field on, first round
+        sent). Then call step() until it returns True; several readers can be
+        stepped in turn so their air time overlaps."""
         self.count = 0
         self.overflow = False
         self.collisions = 0
@@ -412,17 +406,62 @@ class PN5180:
         self.rf_on()
         if self.settle_us:
             sleep_us(self.settle_us)
+        self._busy_scan = True
+        self._start_round(0)
+
+    def step(self):
+        """Advance the inventory by at most one slot; True when it is over
+        (field off, results in uids/count). One IRQ_STATUS read when the slot
+        is still running, so a step is short and allocates nothing."""
+        if not self._busy_scan:
+            return True
+        irq = self._reg_low(IRQ_STATUS)
+        if not irq & _IRQ_DONE:
+            self._polls += 1
+            if self._polls < self.irq_polls:
+                return False
+            self.timeouts += 1
+            irq = 0
+        self._polls = 0
+        self._slot_result(irq)
+        if self._slot < 15:
+            self._slot += 1
+            self._next_slot()
+            return False
+        if self._sp:
+            self._sp -= 1
+            base = self._sp * 8
+            sm = self._stack_mask
+            m = self._mask
+            for i in range(8):
+                m[i] = sm[base + i]
+            self._start_round(self._stack_len[self._sp])
+            return False
+        self.abort()
+        return True
+
+    def abort(self):
+        """Stop a running inventory and switch the field off."""
+        self._busy_scan = False
+        self.rf_off()
+
+    def scanning(self):
+        return self._busy_scan
+
+    def inventory(self):
+        """Read every ISO15693 tag on the selected antenna (blocking).
+
+        Returns the number of distinct UIDs, stored in self.uids[0:8*count].
+        `overflow` is set when tags were left unread (buffer or stack full).
+        The RF field is on during the scan and off afterwards.
+        """
+        self.start()
         try:
-            self._round(0)
-            while self._sp:
-                self._sp -= 1
-                base = self._sp * 8
-                sm = self._stack_mask
-                for i in range(8):
-                    m[i] = sm[base + i]
-                self._round(self._stack_len[self._sp])
-        finally:
-            self.rf_off()
+            while not self.step():
+                pass
+        except Exception:
+            self.abort()
+            raise
         return self.count
 
     def uid(self, k, out):
@@ -432,3 +471,26 @@ class PN5180:
         base = k * 8
         for i in range(8):
             out[i] = self.uids[base + i]
+
+
+def inventory_all(readers):
+    """Inventory several readers at once, stepping them in turn so their RF
+    exchanges overlap (each reader has its own field and antennas). On an
+    error every reader's field is switched off and the error is raised."""
+    try:
+        for r in readers:
+            r.start()
+        busy = True
+        while busy:
+            busy = False
+            for r in readers:
+                if not r.step():
+                    busy = True
+    except Exception:
+        for r in readers:
+            if r.scanning():
+                try:
+                    r.abort()
+                except OSError:
+                    pass
+        raise

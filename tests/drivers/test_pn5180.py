@@ -233,3 +233,43 @@ def test_uid_helpers_roundtrip():
     n = 0xE0040150A1B2C3D4
     assert uid_int(uid_bytes(n)) == n
     assert uid_bytes(n)[0] == 0xD4
+
+
+def test_stepped_readers_overlap_and_agree():
+    bus, sims, ds = make(4)
+    sets = [rand_tags(20 + i, 10 + i) for i in range(4)]
+    for i in range(4):
+        sims[i].set_tags(0, sets[i])
+    for d in ds:
+        d.start()
+    most_fields = 0
+    busy = True
+    while busy:
+        busy = False
+        for d in ds:
+            if not d.step():
+                busy = True
+        most_fields = max(most_fields, sum(1 for s in sims if s.field))
+    assert most_fields == 4
+    for i in range(4):
+        assert read_set(ds[i]) == sorted(sets[i])
+        assert not sims[i].field
+        assert ds[i].step()  # finished stays finished
+    assert bus.contention == 0 and all(s.violations == 0 for s in sims)
+
+
+def test_inventory_all_helper():
+    bus, sims, ds = make(3)
+    for i in range(3):
+        sims[i].set_tags(0, rand_tags(40 + i, 5))
+    pn5180.inventory_all(ds)
+    assert [d.count for d in ds] == [5, 5, 5]
+
+
+def test_inventory_all_switches_fields_off_on_error():
+    bus, sims, ds = make(2)
+    sims[0].set_tags(0, rand_tags(50, 8))
+    ds[1].busy_polls = 3
+    sims[1].in_reset = True  # reader 1 dies mid-scan: BUSY stuck high
+    raises(OSError, pn5180.inventory_all, ds)
+    assert not sims[0].field
