@@ -41,6 +41,9 @@ MAX_PAYLOAD = const(1024)  # payload bytes in either direction, MAC not counted
 MIN_BODY = const(10)  # HDR + CRC_LEN
 MAX_BODY = const(1066)  # HDR + MAX_PAYLOAD + MAC_LEN + CRC_LEN
 RUN = const(84)  # plain bytes one code byte can cover
+_B0 = b"\x00"
+_B3 = b"\x03"
+_B4 = b"\x04"
 MAX_WIRE = const(1079)  # stuffed MAX_BODY: MAX_BODY + MAX_BODY // RUN + 1 (no delimiter)
 
 # Request codes 0x01..0x3F; reply code = request code | 0x80; unsolicited events
@@ -91,43 +94,62 @@ def stuffed_max(n):
     return n + n // RUN + 1
 
 
+def _next(buf, b, i, n):
+    # index of special byte b in buf[i:n], or n; find() scans at C speed
+    j = buf.find(b, i, n)
+    return n if j < 0 else j
+
+
 def encode(src, n, dst, o=0):
-    """Stuff src[0:n] into dst from index o; return the end index. dst must have
-    room for stuffed_max(n) bytes. The delimiter is not written."""
-    c = o  # where the pending block's code byte goes
-    o += 1
-    run = 0
-    for i in range(n):
-        b = src[i]
-        if b == 0 or b == 3 or b == 4:
-            k = run if b == 0 else (run + RUN if b == 3 else run + 2 * RUN)
-            dst[c] = k + 1 if k < 2 else k + 3
-            c = o
-            o += 1
-            run = 0
+    """Stuff src[0:n] (a bytearray) into dst (a bytearray) from index o; return the
+    end index. dst must have room for stuffed_max(n) bytes. No delimiter written."""
+    smv = memoryview(src)
+    dmv = memoryview(dst)
+    p0 = _next(src, _B0, 0, n)  # next 0x00, 0x03, 0x04 at or after i
+    p3 = _next(src, _B3, 0, n)
+    p4 = _next(src, _B4, 0, n)
+    i = 0
+    while True:
+        j = min(p0, p3, p4)
+        while j - i >= RUN:  # full blocks first
+            dst[o] = 255  # symbol 252
+            dmv[o + 1 : o + 1 + RUN] = smv[i : i + RUN]
+            o += 1 + RUN
+            i += RUN
+        run = j - i
+        if j == n:  # the virtual trailing 0x00
+            k = run
+        elif j == p0:
+            k = run
+            p0 = src.find(_B0, j + 1, n)
+            if p0 < 0:
+                p0 = n
+        elif j == p3:
+            k = run + RUN
+            p3 = _next(src, _B3, j + 1, n)
         else:
-            dst[o] = b
-            o += 1
-            run += 1
-            if run == RUN:
-                dst[c] = 255  # symbol 252: a full block, no special byte
-                c = o
-                o += 1
-                run = 0
-    dst[c] = run + 1 if run < 2 else run + 3  # the virtual trailing 0x00
-    return o
+            k = run + 2 * RUN
+            p4 = _next(src, _B4, j + 1, n)
+        dst[o] = k + 1 if k < 2 else k + 3
+        if run:
+            dmv[o + 1 : o + 1 + run] = smv[i:j]
+        o += 1 + run
+        if j == n:
+            return o
+        i = j + 1
 
 
 def decode(buf, n):
-    """Unstuff buf[0:n] in place; return the body length, or -1 if the bytes are
-    not a valid stuffing (forbidden byte, truncated block, bad last block)."""
+    """Unstuff buf[0:n] (a bytearray) in place; return the body length, or -1 if the
+    bytes are not a valid stuffing (forbidden byte, truncated block, bad last block)."""
+    mv = memoryview(buf)
+    if buf.find(_B0, 0, n) >= 0 or buf.find(_B3, 0, n) >= 0 or buf.find(_B4, 0, n) >= 0:
+        return -1
     r = 0
     w = 0
     while r < n:
         b = buf[r]
         r += 1
-        if b == 0 or b == 3 or b == 4:
-            return -1
         k = b - 1 if b < 3 else b - 3
         if k == 252:
             run = RUN
@@ -137,13 +159,10 @@ def decode(buf, n):
             run = k - s * RUN
         if r + run > n:
             return -1
-        for _ in range(run):
-            x = buf[r]
-            if x == 0 or x == 3 or x == 4:
-                return -1
-            buf[w] = x
-            r += 1
-            w += 1
+        if run:
+            mv[w : w + run] = mv[r : r + run]  # w <= r: a forward copy is safe
+            r += run
+            w += run
         if s >= 0:
             if r == n:
                 return w if s == 0 else -1
@@ -173,9 +192,7 @@ def check(body, n):
     """Status for an unstuffed body of n bytes: OK, E_LEN, E_CRC or E_VERSION."""
     if n < MIN_BODY or n > MAX_BODY:
         return E_LEN
-    if struct.unpack_from("<I", body, n - CRC_LEN)[0] != crc32(
-        memoryview(body)[: n - CRC_LEN]
-    ):
+    if struct.unpack_from("<I", body, n - CRC_LEN)[0] != crc32(memoryview(body)[: n - CRC_LEN]):
         return E_CRC
     if body[0] != VERSION:
         return E_VERSION

@@ -120,11 +120,9 @@ class Link:
             if not got:
                 return False
             self._rxn += got
-        i = self._scan
         n = self._rxn
-        while i < n and rx[i] != 0:
-            i += 1
-        if i == n:
+        i = rx.find(b"\x00", self._scan, n)
+        if i < 0:
             self._scan = n
             return False
         if self._drop:
