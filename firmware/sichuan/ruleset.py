@@ -16,13 +16,9 @@ ruleset does not have.
 """
 
 import struct
+from binascii import crc32
 
 from micropython import const
-
-try:
-    from binascii import crc32
-except ImportError:  # pragma: no cover - every port we target has it
-    from zlib import crc32
 
 FORMAT_VERSION = const(1)
 NONE = const(-1)

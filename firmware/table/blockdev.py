@@ -28,13 +28,7 @@ would stop it.  After a cut, "reboot" by mounting a fresh FileBlockDev over
 the same image file.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
+from micropython import const
 
 PICO_FS_BYTES = const(1441792)  # 1408 KiB, RPI_PICO default filesystem
 BLOCK_SIZE = const(4096)
@@ -159,10 +153,13 @@ def mount(path, mountpoint="/flash", fresh=False, **geometry):
     """Mount a LittleFS2 volume over the image at `path` (MicroPython only),
     with the board's progsize.  fresh=True formats the image first.
     Returns the FileBlockDev.  OSError if the image holds no volume."""
-    import os
+    import vfs  # MicroPython 1.23+: the filesystem classes live here, as on the Pico
 
     bdev = FileBlockDev(path, **geometry)
     if fresh:
-        os.VfsLfs2.mkfs(bdev, progsize=PROG_SIZE)
-    os.mount(os.VfsLfs2(bdev, progsize=PROG_SIZE), mountpoint)
+        # The stubs type these as taking AbstractBlockDev; any object with the
+        # block protocol works (the Pico's own rp2.Flash is one).
+        vfs.VfsLfs2.mkfs(bdev, progsize=PROG_SIZE)  # type: ignore[arg-type]
+    vol = vfs.VfsLfs2(bdev, progsize=PROG_SIZE)  # type: ignore[arg-type,abstract]
+    vfs.mount(vol, mountpoint)
     return bdev

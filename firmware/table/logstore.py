@@ -13,14 +13,7 @@ new_log() refuses: the table stops before a log could be lost, never after.
 
 import os
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
-
+from micropython import const
 from table import store
 from table.recordlog import LogError, RecordLog
 

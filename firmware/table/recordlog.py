@@ -36,14 +36,7 @@ record that fails its checks is damage: nothing is cut, the log is marked
 import hashlib
 import os
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
-
+from micropython import const
 from table.crc import crc32
 
 HEADER_BYTES = const(12)

@@ -25,14 +25,7 @@ never returned, so nothing was promised about them).
 
 import os
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
-
+from micropython import const
 from table.crc import crc32
 
 OK = const(0)
