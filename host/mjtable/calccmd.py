@@ -11,7 +11,7 @@ import json
 import shlex
 import sys
 
-from sichuan import meld, ruleset, tiles
+from sichuan import fan, meld, ruleset, tiles
 
 from . import BadInput, mp_calc, mpengine, rulefile
 
@@ -115,8 +115,6 @@ def _tile(opt, text):
 
 def _win_flags(args, melds):
     """WIN flags bitmask of the flags; BadInput if they contradict each other."""
-    from sichuan import fan
-
     flags = 0
     for _opt, dest, name, _hlp in WIN_FLAGS:
         if getattr(args, dest):
@@ -320,8 +318,6 @@ def human(rs, req, res):
     if not res["win"]:
         lines.append("not a win: %s" % res.get("reason", ""))
         return "\n".join(lines)
-    from sichuan import fan
-
     flags = [PATTERN_ZH[ruleset.PATTERNS.index(n)] for n, f in (
         ("zimo", fan.ZIMO), ("gangshanghua", fan.GANGSHANGHUA),
         ("gangshangpao", fan.GANGSHANGPAO), ("qiangganghu", fan.QIANGGANG),
