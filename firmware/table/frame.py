@@ -27,7 +27,7 @@ try:
     from micropython import const
 except ImportError:  # CPython (tests)
 
-    def const(x):
+    def const(x):  # type: ignore[misc]
         return x
 
 

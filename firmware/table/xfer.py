@@ -161,11 +161,16 @@ class MemObjects:
         self._stage = bytearray(total)
 
     def write(self, idx, off, data):
-        self._stage[off : off + len(data)] = data
+        stage = self._stage
+        if stage is None:
+            raise F.LinkError(F.E_STATE)
+        stage[off : off + len(data)] = data
 
     def commit(self, idx):
         data = self._stage
         self._stage = None
+        if data is None:
+            raise F.LinkError(F.E_STATE)
         if self._check is not None:
             self._check(data)
         self.set(idx, data)
