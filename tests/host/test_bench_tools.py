@@ -132,6 +132,7 @@ def test_bench_quick_writes_all_keys(tmp_path):
     assert {"shape", "tiles"} <= set(mods)
     assert core["mpy"]["total_bytes"] == sum(mods.values())
     assert core["mpy"]["import_heap_bytes"] > 0
+    assert core["mpy"]["import_heap_modules"]["shape"] > 0
     assert set(core["targets"]) == {
         "waits_vs_plainrec_micropython", "waits_vs_plainrec_cpython", "waits_vs_mahjong",
         "waits_fan_heap_bytes", "sichuan_mpy_bytes"}
