@@ -87,7 +87,8 @@ def main():
         table_id=opts["id"],
         info=lambda: b"fw=link_peer\nproto=%d\n" % F.VERSION,
     )
-    Transfers({1: MemObjects(), 2: MemObjects(), 3: MemObjects()}).install(link)
+    kinds = (F.OBJ_RULES, F.OBJ_LOG, F.OBJ_ENROLL)
+    Transfers({k: MemObjects() for k in kinds}).install(link)
     p = select.poll()
     p.register(f, select.POLLIN)
     # termios.setraw flushes pending input, so a host must wait for this line

@@ -56,6 +56,10 @@ CMD_GET = const(0x10)
 CMD_PUT = const(0x11)
 CMD_COMMIT = const(0x12)
 CMD_STAT = const(0x13)
+# Object kinds for GET/PUT/COMMIT/STAT (table/xfer.py).
+OBJ_RULES = const(1)
+OBJ_LOG = const(2)  # idx: log number
+OBJ_ENROLL = const(3)
 REPLY = const(0x80)
 EVENT = const(0xC0)
 NO_REQUEST = const(0xFF)

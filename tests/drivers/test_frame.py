@@ -167,3 +167,20 @@ def test_same():
     assert same(b"abc", b"abc")
     assert not same(b"abc", b"abd")
     assert not same(b"abc", b"ab")
+
+
+def test_vectors_of_docs_protocol_md():
+    vectors = [
+        (b"", "01"),
+        (b"\x00", "0101"),
+        (b"AB", "054142"),
+        (b"\x03", "5701"),
+        (b"A\x04B", "ac410242"),
+        (b"\x00\x03\x04", "0157ab01"),
+        (b"A" * 84, "ff" + "41" * 84 + "01"),
+        (b"A" * 85, "ff" + "41" * 84 + "0241"),
+    ]
+    for body, hexwire in vectors:
+        wire = binascii.unhexlify(hexwire)
+        assert bytes(stuff(body)) == wire, body
+        assert unstuff(wire) == body

@@ -72,6 +72,8 @@ def test_constants_agree():
     )
     for name in ("HELLO", "INFO", "ECHO", "SETKEY", "GET", "PUT", "COMMIT", "STAT"):
         assert getattr(H, "CMD_" + name) == getattr(F, "CMD_" + name)
+    for name in ("RULES", "LOG", "ENROLL"):
+        assert getattr(H, "OBJ_" + name) == getattr(F, "OBJ_" + name)
     for status, name in H.ERRORS.items():
         assert getattr(F, name) == status
     assert (H.REPLY, H.EVENT, H.NO_REQUEST) == (F.REPLY, F.EVENT, F.NO_REQUEST)
