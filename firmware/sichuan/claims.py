@@ -1,0 +1,185 @@
+"""Claim adjudication: who may 胡/碰/杠 a discard or rob a 补杠, and why not.
+
+Functions take the Game (sichuan.game) and read its integer state; nothing
+here changes it. Refusal reason codes live here so that game and settle can
+share them without a circular import; REASONS names them for displays.
+
+The hot path is `discard_mask` for the three other seats on every discard:
+the seat's waits are cached as a bitmask (Game.waits, recomputed only when
+the seat's concealed tiles change), so a claim check is a bit test and two
+count comparisons; nothing is allocated.
+"""
+
+from micropython import const
+
+from . import fan
+from . import ruleset as R
+
+# Claim mask bits (PROMPT events carry a mask of these).
+C_HU = const(1)
+C_PENG = const(2)
+C_GANG = const(4)
+
+# Refusal reasons (REFUSED events). 0 means accepted.
+OK = const(0)
+NOT_YOUR_TURN = const(1)
+MUST_DISCARD_VOID = const(2)
+VOID_HELD_NO_CLAIM = const(3)
+NOT_A_WIN = const(4)
+NOT_HELD = const(5)
+BAD_PHASE = const(6)
+GUOSHOU = const(7)
+LOCKED = const(8)
+NO_TILES_LEFT = const(9)
+FIFTH_COPY = const(10)
+BAD_SEAT = const(11)
+BAD_TILE = const(12)
+BAD_COUNT = const(13)
+NOT_ONE_SUIT = const(14)
+ALREADY_DONE = const(15)
+NO_CLAIM = const(16)
+MUST_WIN = const(17)
+BAD_SUIT = const(18)
+HAS_LEFT = const(19)
+BUGANG_LATE = const(20)
+VOID_TILE = const(21)
+BAD_ACTION = const(22)
+HAND_OVER = const(23)
+
+REASONS = (
+    "ok", "not your turn", "must discard the void suit first",
+    "cannot claim while holding the void suit", "not a win", "tile not held",
+    "not now (wrong phase)", "passed win: not until your next draw (过手胡)",
+    "hand locked after a win (血流)", "no tiles left in the wall",
+    "a fifth copy of that tile", "no such seat", "no such tile",
+    "wrong number of tiles", "the three tiles must be one suit",
+    "already done", "nothing to claim", "must win in the last four tiles",
+    "no such suit", "seat has left the hand",
+    "补杠 only with the tile just drawn", "cannot meld the void suit",
+    "unknown action", "the hand is over",
+)
+REASON_KEYS = (
+    "OK", "NOT_YOUR_TURN", "MUST_DISCARD_VOID", "VOID_HELD_NO_CLAIM", "NOT_A_WIN",
+    "NOT_HELD", "BAD_PHASE", "GUOSHOU", "LOCKED", "NO_TILES_LEFT", "FIFTH_COPY",
+    "BAD_SEAT", "BAD_TILE", "BAD_COUNT", "NOT_ONE_SUIT", "ALREADY_DONE", "NO_CLAIM",
+    "MUST_WIN", "BAD_SUIT", "HAS_LEFT", "BUGANG_LATE", "VOID_TILE", "BAD_ACTION",
+    "HAND_OVER",
+)
+
+# Game.status bits per seat (defined here for the same reason as the reasons).
+ST_DEALT = const(1)
+ST_GAVE = const(2)      # gave its three (换三张)
+ST_QUE = const(4)       # declared 定缺
+ST_LEFT = const(8)      # 血战: won and left the hand
+ST_LOCKED = const(16)   # 血流: hand locked after a win
+ST_WON = const(32)      # has won at least once
+
+
+def void_held(g, s):
+    """True if seat s still holds a tile of its void suit (or, without a
+    declared 定缺 but 缺一门 required, holds all three suits)."""
+    v = g.void[s]
+    h = g.hand[s]
+    if v < 3:
+        for f in range(v * 9, v * 9 + 9):
+            if h[f]:
+                return True
+        return False
+    if g.rs[R.P_DINGQUE] == 2:
+        return g.suits_held(s) == 7
+    return False
+
+
+def guoshou_ok(g, s, f, fanv):
+    """False if a passed win (过手胡) forbids seat s to win a discard of f.
+
+    fanv: the capped fan of this win (mode 2 compares it), or -1 to let the
+    caller skip mode 2 (computed lazily only when a pass is on record).
+    """
+    mode = g.rs[R.P_GUOSHOU]
+    if mode == 0:
+        return True
+    if mode == 1:
+        return not (g.gs_mask[s] >> f & 1)
+    if mode == 3:
+        return not g.gs_mask[s]
+    passed = g.gs_fan[s]
+    if passed == 255:
+        return True
+    if fanv < 0:
+        fanv = g.discard_win_fan(s, f, 0)
+    return fanv > passed
+
+
+def discard_mask(g, s, f):
+    """Claims seat s may make on a discard of face f (C_HU | C_PENG | C_GANG).
+
+    No allocation: a bit test on the cached waits and two count compares.
+    """
+    st = g.status[s]
+    if st & ST_LEFT or void_held(g, s):
+        return 0
+    m = 0
+    if g.waits(s) >> f & 1 and guoshou_ok(g, s, f, -1):
+        m = C_HU
+    if st & ST_LOCKED or f // 9 == g.void[s]:
+        return m
+    c = g.hand[s][f]
+    if c >= 2:
+        m |= C_PENG
+        if c == 3 and (g.wall > 0 or g.rs[R.P_HAIDI_GANG]):
+            m |= C_GANG
+    return m
+
+
+def rob_mask(g, s, f):
+    """C_HU if seat s may rob a 补杠 of face f (抢杠胡), else 0."""
+    if not g.rs[R.P_QIANGGANG]:
+        return 0
+    if g.status[s] & ST_LEFT or void_held(g, s):
+        return 0
+    if g.waits(s) >> f & 1 and guoshou_ok(g, s, f, -1):
+        return C_HU
+    return 0
+
+
+def claim_reason(g, s, kind_bit, f):
+    """Why seat s may not make the claim kind_bit on face f (OK if it may)."""
+    st = g.status[s]
+    if st & ST_LEFT:
+        return HAS_LEFT
+    if void_held(g, s):
+        return VOID_HELD_NO_CLAIM
+    if kind_bit == C_HU:
+        if not (g.waits(s) >> f & 1):
+            return NOT_A_WIN
+        if not guoshou_ok(g, s, f, -1):
+            return GUOSHOU
+        return OK
+    if st & ST_LOCKED:
+        return LOCKED
+    if f // 9 == g.void[s]:
+        return VOID_TILE
+    need = 2 if kind_bit == C_PENG else 3
+    if g.hand[s][f] < need:
+        return NOT_HELD
+    if kind_bit == C_GANG and g.wall == 0 and not g.rs[R.P_HAIDI_GANG]:
+        return NO_TILES_LEFT
+    return OK
+
+
+def forced(g):
+    """最后四张必胡 in force: the wall had at most four tiles left at this draw."""
+    return g.rs[R.P_LAST4_FORCED] and g.wall < 4
+
+
+def win_flags_discard(g, discarder, f):
+    """fan flags of a win on a discard (or a robbed 补杠) of face f."""
+    fl = 0
+    if g.after_gang and discarder == g.turn:
+        fl |= fan.GANGSHANGPAO
+    if g.wall == 0:
+        fl |= fan.HAIDI
+    if g.shown[f] >= 4:  # the other three copies are all on the table
+        fl |= fan.JUEZHANG
+    return fl

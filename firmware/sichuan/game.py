@@ -1,0 +1,987 @@
+"""The game engine: one hand of Sichuan mahjong as a pure state machine.
+
+    g = Game(rs, dealer=0, direction=DIR_NEXT)
+    events = g.apply((DRAW, seat, face, t))   # list of event tuples
+    g.check(action) -> 0 or a refusal reason (claims.REASONS names it)
+    g.legal_actions(seat) -> actions seat may take now
+
+No I/O, no clock: `t` (milliseconds, any epoch) travels with each action into
+the hand log only. The wall's order is not known: tiles come in with DEAL and
+DRAW actions and the engine checks that no face exceeds four copies. State is
+integer-encoded: per seat a bytearray(27) of concealed counts, melds as
+meld ints in a bytearray, discards as a bytearray of faces (bit 7 set once
+claimed). An illegal action is refused with a reason and changes nothing.
+
+Actions are tuples (kind, seat, arg, t):
+    DEAL      arg: the seat's tiles, a sequence of faces or counts[27]
+    EXCHANGE  arg: three faces of one suit (换三张, direction fixed per hand)
+    DINGQUE   arg: the void suit 0..2
+    DRAW      arg: the face drawn (a kong's replacement too)
+    DISCARD   arg: face;  ANGANG / BUGANG arg: face
+    PENG, ZHIGANG, PASS  (claims on the pending discard; arg ignored)
+    HU        on a discard, a robbed 补杠, or self-drawn (arg: the winning
+              face for a 血流 天胡 only; otherwise ignored)
+Events are tuples; their kinds and the pay reasons are in sichuan.settle.
+See docs/engine.md.
+"""
+
+from micropython import const
+
+from . import claims, fan, meld, settle, shape
+from . import ruleset as R
+from .claims import (
+    ALREADY_DONE,
+    BAD_ACTION,
+    BAD_COUNT,
+    BAD_PHASE,
+    BAD_SEAT,
+    BAD_SUIT,
+    BAD_TILE,
+    BUGANG_LATE,
+    C_GANG,
+    C_HU,
+    C_PENG,
+    FIFTH_COPY,
+    HAND_OVER,
+    LOCKED,
+    MUST_DISCARD_VOID,
+    MUST_WIN,
+    NO_CLAIM,
+    NO_TILES_LEFT,
+    NOT_A_WIN,
+    NOT_HELD,
+    NOT_ONE_SUIT,
+    NOT_YOUR_TURN,
+    ST_DEALT,
+    ST_GAVE,
+    ST_LEFT,
+    ST_LOCKED,
+    ST_QUE,
+    ST_WON,
+    VOID_HELD_NO_CLAIM,
+    VOID_TILE,
+    void_held,
+)
+from .settle import (
+    EV_ACCEPTED,
+    EV_EXCHANGED,
+    EV_HAND_END,
+    EV_PHASE,
+    EV_PROMPT,
+    EV_REFUSED,
+    EV_VOIDS,
+    EV_WIN,
+)
+
+# Action kinds.
+DEAL = const(0)
+EXCHANGE = const(1)
+DINGQUE = const(2)
+DRAW = const(3)
+DISCARD = const(4)
+PENG = const(5)
+ZHIGANG = const(6)
+BUGANG = const(7)
+ANGANG = const(8)
+HU = const(9)
+PASS = const(10)
+ACTION_NAMES = ("deal", "exchange", "dingque", "draw", "discard", "peng", "zhigang",
+                "bugang", "angang", "hu", "pass")
+
+# Phases.
+PH_DEAL = const(0)
+PH_EXCHANGE = const(1)
+PH_DINGQUE = const(2)
+PH_DRAW = const(3)      # the turn seat must draw (or take a kong's replacement)
+PH_DISCARD = const(4)   # the turn seat holds 3n+2: discard, kong or 自摸
+PH_CLAIM = const(5)     # a discard awaits 胡/碰/杠/过 from prompted seats
+PH_ROB = const(6)       # a 补杠 awaits 抢杠胡/过
+PH_END = const(7)
+PHASE_NAMES = ("deal", "exchange", "dingque", "draw", "discard", "claim", "rob", "end")
+
+# 换三张 directions (a seat gives to): play runs seat 0, 1, 2, 3, so seat+1
+# is the next player (下家). rs hsz_dirs bits: 1 clockwise = to the previous
+# seat (上家), 2 counter-clockwise = to the next seat (下家), 4 across (对家).
+DIR_PREV = const(1)
+DIR_NEXT = const(2)
+DIR_ACROSS = const(4)
+
+# Hand end reasons.
+END_WALL = const(0)     # wall empty: 流局 checks done
+END_WINNERS = const(1)  # 血战: enough winners, or one player left
+
+_BITS = (0, 0, 0, 0, 0, C_PENG, C_GANG, 0, 0, C_HU, 0)  # claim bit of an action kind
+_MAXD = const(96)    # discards in a hand (55 draws + claims leave room)
+_MAXLED = const(64)  # kong ledger entries
+_tmp = bytearray(27)
+
+
+def _popcount(x):
+    n = 0
+    while x:
+        n += x & 1
+        x >>= 1
+    return n
+
+
+class Game:
+    """One hand. Read-only attributes for displays: phase, turn, wall, hand[s],
+    void[s] (255 = none yet), delta[s] (points this hand), status[s]."""
+
+    def __init__(self, rs, dealer=0, direction=DIR_NEXT):
+        np = rs[R.P_PLAYERS]
+        if not 0 <= dealer < np:
+            raise ValueError("dealer %d is not a seat of %d" % (dealer, np))
+        if rs[R.P_HUANSANZHANG]:
+            if not direction & rs[R.P_HSZ_DIRS] or direction not in (1, 2, 4):
+                raise ValueError("exchange direction %d not allowed" % direction)
+            if direction == DIR_ACROSS and np != 4:
+                raise ValueError("across exchange needs four players")
+        self.rs = rs
+        self.np = np
+        self.dealer = dealer
+        self.direction = direction
+        self.hand = [bytearray(27) for _ in range(np)]
+        self.melds = bytearray(4 * np)
+        self.nmeld = bytearray(np)
+        self.disc = bytearray(_MAXD)
+        self.dseat = bytearray(_MAXD)
+        self.ndisc = 0
+        self.seen = bytearray(27)    # copies dealt or drawn so far
+        self.shown = bytearray(27)   # copies face up: discards, melds, won tiles
+        self.gone = bytearray(27)    # tiles out of every hand and pile (won 自摸 in 血流, robbed)
+        self.total = 36 * _popcount(rs[R.P_SUITS])
+        self.wall = self.total
+        self.void = bytearray(b"\xff" * np)
+        self.give = bytearray(3 * np)
+        self.status = bytearray(np)
+        self.wins = bytearray(np)
+        self.ndraw = bytearray(np)
+        self.phase = PH_DEAL
+        self.turn = dealer
+        self.drawn = -1       # face drawn this turn, -1 if none
+        self.after_gang = 0   # the turn seat's tile is a kong replacement
+        self.kong_giver = -1  # discarder of the 直杠 whose replacement is in hand
+        self.repl = 0         # the pending draw is a replacement
+        self.pend = -1        # face of the pending discard / 补杠
+        self.pseat = -1
+        self.late = 0         # the pending 补杠 is late
+        self.prompt = bytearray(np)
+        self.resp = bytearray(np)  # 0 none, else the action kind + 1
+        self.gs_mask = [0] * np
+        self.gs_fan = bytearray(b"\xff" * np)
+        self.calls = 0        # claims and kongs so far (end 天胡/地胡)
+        self.ledger = bytearray(4 * _MAXLED)
+        self.nled = 0
+        self.chain_lo = 0
+        self.last_lo = 0
+        self.delta = [0] * np
+        self._w = [-1] * np
+        self.winners = bytearray(16)  # seats in order of their wins
+        self.nwins = 0
+        self.first_from = -1   # discarder of the first win (-1 self-drawn)
+        self.first_multi = 0   # the first win was a multi-win
+        self.end = -1
+
+    # ----- queries -------------------------------------------------------
+
+    def meld_list(self, s):
+        """Seat s's melds as a bytes of meld ints (allocates; not hot)."""
+        o = 4 * s
+        return bytes(self.melds[o:o + self.nmeld[s]])
+
+    def suits_held(self, s):
+        """Bitmask of suits in seat s's concealed tiles and melds."""
+        h = self.hand[s]
+        m = 0
+        for su in range(3):
+            for f in range(su * 9, su * 9 + 9):
+                if h[f]:
+                    m |= 1 << su
+                    break
+        o = 4 * s
+        for i in range(self.nmeld[s]):
+            m |= 1 << (meld.face(self.melds[o + i]) // 9)
+        return m
+
+    def waits(self, s):
+        """Bitmask of faces that complete seat s's 3n+1 concealed tiles (cached)."""
+        w = self._w[s]
+        if w < 0:
+            v = self.void[s]
+            if void_held(self, s):
+                w = 0
+            else:
+                w = shape.waits_mask(self.hand[s], v if v < 3 else -1)
+            self._w[s] = w
+        return w
+
+    def _vd(self, s):
+        v = self.void[s]
+        return v if v < 3 else -1
+
+    def can_selfwin(self, s):
+        """True if seat s's 3n+2 concealed tiles are a win (自摸 now)."""
+        if void_held(self, s):
+            return False
+        return shape.is_win(self.hand[s], self._vd(s))
+
+    def discard_win_fan(self, s, f, flags):
+        """Capped fan of seat s winning face f by discard, -1 if not a win."""
+        h = self.hand[s]
+        h[f] += 1
+        v = fan.score(self.rs, h, self.meld_list(s), self._vd(s), flags)
+        h[f] -= 1
+        return fan.capped(self.rs, v) if v >= 0 else -1
+
+    def prompt_mask(self, seat):
+        """Claim mask (C_HU | C_PENG | C_GANG) still open to seat, 0 if none."""
+        if self.phase in (PH_CLAIM, PH_ROB) and not self.resp[seat]:
+            return self.prompt[seat]
+        return 0
+
+    def next_seat(self, s):
+        """The next seat after s still in the hand."""
+        for i in range(1, self.np + 1):
+            t = (s + i) % self.np
+            if not self.status[t] & ST_LEFT:
+                return t
+        return s
+
+    def located(self):
+        """Copies of each face found in hands, melds, discards, won tiles and
+        exchange transit: equals `seen` (tile conservation)."""
+        c = bytearray(27)
+        for s in range(self.np):
+            h = self.hand[s]
+            for f in range(27):
+                c[f] += h[f]
+            for i in range(self.nmeld[s]):
+                m = self.melds[4 * s + i]
+                c[meld.face(m)] += meld.size(m)
+            if self.phase == PH_EXCHANGE and self.status[s] & ST_GAVE:
+                for i in range(3):
+                    c[self.give[3 * s + i]] += 1
+        for i in range(self.ndisc):
+            if not self.disc[i] & 0x80:
+                c[self.disc[i]] += 1
+        for f in range(27):
+            c[f] += self.gone[f]
+        return c
+
+    def snapshot(self):
+        """All state as a tuple of bytes and ints (tests: refusal changes nothing)."""
+        return (bytes(b"".join(bytes(h) for h in self.hand)), bytes(self.melds),
+                bytes(self.nmeld), bytes(self.disc), bytes(self.dseat), self.ndisc,
+                bytes(self.seen), bytes(self.shown), bytes(self.gone), self.wall,
+                bytes(self.void), bytes(self.give), bytes(self.status), bytes(self.wins),
+                bytes(self.ndraw), self.phase, self.turn, self.drawn, self.after_gang,
+                self.kong_giver, self.repl, self.pend, self.pseat, self.late,
+                bytes(self.prompt), bytes(self.resp), tuple(self.gs_mask),
+                bytes(self.gs_fan), self.calls, bytes(self.ledger), self.nled,
+                self.chain_lo, self.last_lo, tuple(self.delta), bytes(self.winners),
+                self.nwins, self.first_from, self.first_multi, self.end)
+
+    # ----- checking ------------------------------------------------------
+
+    def check(self, a):
+        """0 if action a is legal now, else a refusal reason (claims.REASONS)."""
+        if not isinstance(a, (tuple, list)) or len(a) < 3:
+            return BAD_ACTION
+        kind = a[0]
+        s = a[1]
+        arg = a[2]
+        if not isinstance(s, int) or not 0 <= s < self.np:
+            return BAD_SEAT
+        if self.phase == PH_END:
+            return HAND_OVER
+        if kind == DEAL:
+            return self._check_deal(s, arg)
+        if kind == EXCHANGE:
+            return self._check_exchange(s, arg)
+        if kind == DINGQUE:
+            if self.phase != PH_DINGQUE:
+                return BAD_PHASE
+            if self.status[s] & ST_QUE:
+                return ALREADY_DONE
+            if not isinstance(arg, int) or not 0 <= arg < 3 or not self.rs[R.P_SUITS] >> arg & 1:
+                return BAD_SUIT
+            return 0
+        if kind in (PENG, ZHIGANG, PASS) or (kind == HU and self.phase in (PH_CLAIM, PH_ROB)):
+            return self._check_claim(kind, s)
+        if kind in (DRAW, DISCARD, ANGANG, BUGANG, HU):
+            if self.phase not in (PH_DRAW, PH_DISCARD):
+                return BAD_PHASE
+            if s != self.turn:
+                return NOT_YOUR_TURN
+            if kind == DRAW:
+                if self.phase != PH_DRAW:
+                    return BAD_PHASE
+                if self.wall <= 0:
+                    return NO_TILES_LEFT
+                r = self._face_ok(arg)
+                if r:
+                    return r
+                return FIFTH_COPY if self.seen[arg] >= 4 else 0
+            if self.phase != PH_DISCARD:
+                return BAD_PHASE
+            if kind == HU:
+                return 0 if self.can_selfwin(s) else NOT_A_WIN
+            r = self._face_ok(arg)
+            if r:
+                return r
+            if claims.forced(self) and self.can_selfwin(s):
+                return MUST_WIN
+            if kind == DISCARD:
+                return self._check_discard(s, arg)
+            return self._check_kong(kind, s, arg)
+        return BAD_ACTION
+
+    def _face_ok(self, f):
+        if not isinstance(f, int) or not 0 <= f < 27 or not self.rs[R.P_SUITS] >> (f // 9) & 1:
+            return BAD_TILE
+        return 0
+
+    def _faces(self, arg):
+        """Counts of an arg that is a face sequence or counts[27], in _tmp; or a reason."""
+        for f in range(27):
+            _tmp[f] = 0
+        try:
+            n = len(arg)
+        except TypeError:
+            return BAD_TILE
+        if n == 27:
+            for f in range(27):
+                x = arg[f]
+                if not isinstance(x, int) or x < 0 or x > 4:
+                    return BAD_COUNT
+                if x and self._face_ok(f):
+                    return BAD_TILE
+                _tmp[f] = x
+            return 0
+        for f in arg:
+            if self._face_ok(f):
+                return BAD_TILE
+            if _tmp[f] >= 4:
+                return FIFTH_COPY
+            _tmp[f] += 1
+        return 0
+
+    def _check_deal(self, s, arg):
+        if self.phase != PH_DEAL:
+            return BAD_PHASE
+        if self.status[s] & ST_DEALT:
+            return ALREADY_DONE
+        r = self._faces(arg)
+        if r:
+            return r
+        n = 0
+        for f in range(27):
+            n += _tmp[f]
+            if _tmp[f] + self.seen[f] > 4:
+                return FIFTH_COPY
+        want = self.rs[R.P_HAND_SIZE] + (1 if s == self.dealer else 0)
+        return 0 if n == want else BAD_COUNT
+
+    def _check_exchange(self, s, arg):
+        if self.phase != PH_EXCHANGE:
+            return BAD_PHASE
+        if self.status[s] & ST_GAVE:
+            return ALREADY_DONE
+        r = self._faces(arg)
+        if r:
+            return r
+        n = 0
+        suits = 0
+        h = self.hand[s]
+        for f in range(27):
+            if _tmp[f]:
+                n += _tmp[f]
+                suits |= 1 << (f // 9)
+                if h[f] < _tmp[f]:
+                    return NOT_HELD
+        if n != 3:
+            return BAD_COUNT
+        return 0 if suits in (1, 2, 4) else NOT_ONE_SUIT
+
+    def _check_discard(self, s, f):
+        h = self.hand[s]
+        if not h[f]:
+            return NOT_HELD
+        if self.status[s] & ST_LOCKED and f != self.drawn:
+            return LOCKED
+        v = self.void[s]
+        if v < 3 and f // 9 != v and void_held(self, s):
+            return MUST_DISCARD_VOID
+        return 0
+
+    def _check_kong(self, kind, s, f):
+        h = self.hand[s]
+        if self.wall <= 0 and not self.rs[R.P_HAIDI_GANG]:
+            return NO_TILES_LEFT
+        if f // 9 == self.void[s]:
+            return VOID_TILE
+        if void_held(self, s):
+            return VOID_HELD_NO_CLAIM
+        if kind == ANGANG:
+            if h[f] < 4:
+                return NOT_HELD
+            if self.status[s] & ST_LOCKED and not self._an_keeps_waits(s, f):
+                return LOCKED
+            return 0
+        if self._meld_index(s, meld.make(meld.PENG, f)) < 0 or not h[f]:
+            return NOT_HELD
+        if self.status[s] & ST_LOCKED:
+            return LOCKED
+        if self.drawn != f and self.rs[R.P_BUGANG_WHEN] == 2:
+            return BUGANG_LATE
+        return 0
+
+    def _an_keeps_waits(self, s, f):
+        """血流 lock: a 暗杠 is allowed only if the waits stay the same."""
+        h = self.hand[s]
+        d = self.drawn
+        v = self._vd(s)
+        if d < 0:
+            return False
+        h[d] -= 1
+        before = shape.waits_mask(h, v)
+        h[d] += 1
+        h[f] -= 4
+        after = shape.waits_mask(h, v)
+        h[f] += 4
+        return before == after
+
+    def _check_claim(self, kind, s):
+        if self.phase not in (PH_CLAIM, PH_ROB):
+            return BAD_PHASE
+        if self.resp[s]:
+            return ALREADY_DONE
+        m = self.prompt[s]
+        bit = _BITS[kind] if kind < len(_BITS) else 0
+        if bit and not m & bit:
+            if s == self.pseat:
+                return NO_CLAIM
+            if self.phase == PH_ROB and bit != C_HU:
+                return NO_CLAIM
+            r = claims.claim_reason(self, s, bit, self.pend)
+            return r if r else NO_CLAIM
+        if not m:
+            return NO_CLAIM
+        if kind != HU and m & C_HU and claims.forced(self):
+            return MUST_WIN
+        return 0
+
+    # ----- applying ------------------------------------------------------
+
+    def apply(self, a):
+        """Apply action a; returns its events. A refused action changes nothing."""
+        r = self.check(a)
+        if r:
+            ok = isinstance(a, (tuple, list))
+            s = a[1] if ok and len(a) > 1 else -1
+            k = a[0] if ok and len(a) > 0 else -1
+            return [(EV_REFUSED, s, r, k)]
+        kind = a[0]
+        s = a[1]
+        arg = a[2]
+        ev = [(EV_ACCEPTED, s, kind)]
+        if kind == DEAL:
+            self._do_deal(s, ev)
+        elif kind == EXCHANGE:
+            self._do_exchange(s, ev)
+        elif kind == DINGQUE:
+            self._do_dingque(s, arg, ev)
+        elif kind == DRAW:
+            self._do_draw(s, arg, ev)
+        elif kind == DISCARD:
+            self._do_discard(s, arg, ev)
+        elif kind == ANGANG:
+            self._do_angang(s, arg, ev)
+        elif kind == BUGANG:
+            self._do_bugang(s, arg, ev)
+        elif kind == HU and self.phase == PH_DISCARD:
+            self._win_self(s, arg, ev)
+        else:
+            self.resp[s] = kind + 1
+            self._try_resolve(ev)
+        return ev
+
+    def _phase(self, ph, turn, ev):
+        self.phase = ph
+        self.turn = turn
+        ev.append((EV_PHASE, ph, turn))
+
+    def _do_deal(self, s, ev):
+        h = self.hand[s]
+        for f in range(27):
+            x = _tmp[f]
+            h[f] += x
+            self.seen[f] += x
+            self.wall -= x
+        self.status[s] |= ST_DEALT
+        self._w[s] = -1
+        for i in range(self.np):
+            if not self.status[i] & ST_DEALT:
+                return
+        if self.rs[R.P_HUANSANZHANG]:
+            self._phase(PH_EXCHANGE, self.dealer, ev)
+        else:
+            self._to_dingque(ev)
+
+    def _to_dingque(self, ev):
+        if self.rs[R.P_DINGQUE] == 1:
+            self._phase(PH_DINGQUE, self.dealer, ev)
+        else:
+            self._start_play(ev)
+
+    def _start_play(self, ev):
+        self.drawn = -1
+        self._phase(PH_DISCARD, self.dealer, ev)
+
+    def _do_exchange(self, s, ev):
+        h = self.hand[s]
+        i = 3 * s
+        for f in range(27):
+            for _ in range(_tmp[f]):
+                self.give[i] = f
+                i += 1
+                h[f] -= 1
+        self.status[s] |= ST_GAVE
+        for j in range(self.np):
+            if not self.status[j] & ST_GAVE:
+                return
+        d = self.direction
+        step = self.np - 1 if d == DIR_PREV else (1 if d == DIR_NEXT else 2)
+        for g in range(self.np):
+            r = (g + step) % self.np
+            o = 3 * g
+            got = (self.give[o], self.give[o + 1], self.give[o + 2])
+            for f in got:
+                self.hand[r][f] += 1
+            self._w[r] = -1
+            ev.append((EV_EXCHANGED, r, got, g))
+        self._to_dingque(ev)
+
+    def _do_dingque(self, s, suit, ev):
+        self.void[s] = suit
+        self.status[s] |= ST_QUE
+        self._w[s] = -1
+        for j in range(self.np):
+            if not self.status[j] & ST_QUE:
+                return
+        ev.append((EV_VOIDS, bytes(self.void)))
+        self._start_play(ev)
+
+    def _do_draw(self, s, f, ev):
+        self.hand[s][f] += 1
+        self.seen[f] += 1
+        self.wall -= 1
+        self.ndraw[s] += 1
+        self.gs_mask[s] = 0
+        self.gs_fan[s] = 255
+        self.after_gang = self.repl
+        if not self.repl:
+            self.chain_lo = self.nled
+            self.kong_giver = -1
+        self.repl = 0
+        self.drawn = f
+        self._w[s] = -1
+        self._phase(PH_DISCARD, s, ev)
+
+    def _do_discard(self, s, f, ev):
+        self.hand[s][f] -= 1
+        self._w[s] = -1
+        i = self.ndisc
+        self.disc[i] = f
+        self.dseat[i] = s
+        self.ndisc = i + 1
+        self.shown[f] += 1
+        self.drawn = -1
+        self.pend = f
+        self.pseat = s
+        any_claim = 0
+        for k in range(1, self.np):
+            t = (s + k) % self.np
+            m = claims.discard_mask(self, t, f)
+            self.prompt[t] = m
+            self.resp[t] = 0
+            if m:
+                any_claim = 1
+                ev.append((EV_PROMPT, t, m, f))
+        self.prompt[s] = 0
+        self.resp[s] = 0
+        if any_claim:
+            self._phase(PH_CLAIM, s, ev)
+        else:
+            self._discard_passed(ev)
+
+    def _discard_passed(self, ev):
+        self.after_gang = 0
+        self.kong_giver = -1
+        self.chain_lo = self.last_lo = self.nled
+        self._next_draw(self.next_seat(self.pseat), ev)
+
+    def _next_draw(self, s, ev):
+        self.pend = -1
+        if self.wall <= 0:
+            settle.liuju(self, ev)
+            self._end(END_WALL, ev)
+        else:
+            self._phase(PH_DRAW, s, ev)
+
+    def _end(self, why, ev):
+        self.end = why
+        self.phase = PH_END
+        ev.append((EV_HAND_END, why, tuple(self.delta)))
+
+    def _add_meld(self, s, m):
+        self.melds[4 * s + self.nmeld[s]] = m
+        self.nmeld[s] += 1
+
+    def _meld_index(self, s, m):
+        for i in range(self.nmeld[s]):
+            if self.melds[4 * s + i] == m:
+                return i
+        return -1
+
+    def _after_kong(self, s, ev):
+        self.calls += 1
+        self._w[s] = -1
+        self.drawn = -1
+        self.turn = s
+        if self.wall > 0:
+            self.repl = 1
+            self._phase(PH_DRAW, s, ev)
+        else:  # 海底杠: no replacement exists, the hand is over
+            settle.liuju(self, ev)
+            self._end(END_WALL, ev)
+
+    def _do_angang(self, s, f, ev):
+        self.hand[s][f] -= 4
+        self.shown[f] += 4
+        self._add_meld(s, meld.make(meld.ANGANG, f))
+        self.last_lo = self.nled
+        settle.gang(self, ev, s, meld.ANGANG, -1, 0)
+        self.kong_giver = -1
+        self._after_kong(s, ev)
+
+    def _do_bugang(self, s, f, ev):
+        self.hand[s][f] -= 1
+        self.shown[f] += 1
+        self._w[s] = -1
+        self.late = 1 if self.drawn != f else 0
+        self.pend = f
+        self.pseat = s
+        any_rob = 0
+        for k in range(1, self.np):
+            t = (s + k) % self.np
+            m = claims.rob_mask(self, t, f)
+            self.prompt[t] = m
+            self.resp[t] = 0
+            if m:
+                any_rob = 1
+                ev.append((EV_PROMPT, t, m, f))
+        self.prompt[s] = 0
+        self.resp[s] = 0
+        if any_rob:
+            self._phase(PH_ROB, s, ev)
+        else:
+            self._complete_bugang(ev)
+
+    def _complete_bugang(self, ev):
+        s = self.pseat
+        f = self.pend
+        i = self._meld_index(s, meld.make(meld.PENG, f))
+        self.melds[4 * s + i] = meld.make(meld.BUGANG, f)
+        self.last_lo = self.nled
+        settle.gang(self, ev, s, meld.BUGANG, -1, self.late)
+        self.kong_giver = -1
+        self.pend = -1
+        self._after_kong(s, ev)
+
+    def _try_resolve(self, ev):
+        """Resolve the claim window once no open prompt can change the outcome."""
+        any_hu = 0
+        open_hu = 0
+        open_other = 0
+        for t in range(self.np):
+            m = self.prompt[t]
+            if not m:
+                continue
+            r = self.resp[t]
+            if r == HU + 1:
+                any_hu = 1
+            elif not r:
+                if m & C_HU:
+                    open_hu = 1
+                else:
+                    open_other = 1
+        if open_hu or (open_other and not any_hu):
+            return
+        self._record_passes()
+        f = self.pend
+        d = self.pseat
+        if any_hu:
+            self._win_discard(ev)
+            return
+        for t in range(self.np):
+            r = self.resp[t]
+            if r == PENG + 1:
+                self._do_peng(t, d, f, ev)
+                return
+            if r == ZHIGANG + 1:
+                self._do_zhigang(t, d, f, ev)
+                return
+        self._clear_prompts()
+        if self.phase == PH_ROB:
+            self._complete_bugang(ev)
+        else:
+            self._discard_passed(ev)
+
+    def _clear_prompts(self):
+        for t in range(self.np):
+            self.prompt[t] = 0
+            self.resp[t] = 0
+
+    def _record_passes(self):
+        """过手胡: a seat offered 胡 that did not take it is barred until its next draw."""
+        mode = self.rs[R.P_GUOSHOU]
+        if not mode:
+            return
+        f = self.pend
+        for t in range(self.np):
+            if self.prompt[t] & C_HU and self.resp[t] != HU + 1:
+                if mode == 2:
+                    v = self.discard_win_fan(t, f, 0)
+                    if self.gs_fan[t] == 255 or v > self.gs_fan[t]:
+                        self.gs_fan[t] = v
+                else:
+                    self.gs_mask[t] |= 1 << f
+
+    def _claim_discard(self):
+        """The pending discard leaves its pile (taken by a 碰/直杠)."""
+        self.disc[self.ndisc - 1] |= 0x80
+        self.shown[self.pend] -= 1
+
+    def _do_peng(self, s, d, f, ev):
+        self._clear_prompts()
+        self._claim_discard()
+        self.hand[s][f] -= 2
+        self.shown[f] += 3
+        self._add_meld(s, meld.make(meld.PENG, f))
+        self.calls += 1
+        self._w[s] = -1
+        self.after_gang = 0
+        self.kong_giver = -1
+        self.chain_lo = self.last_lo = self.nled
+        self.drawn = -1
+        self.pend = -1
+        self._phase(PH_DISCARD, s, ev)
+
+    def _do_zhigang(self, s, d, f, ev):
+        self._clear_prompts()
+        self._claim_discard()
+        self.hand[s][f] -= 3
+        self.shown[f] += 4
+        self._add_meld(s, meld.make(meld.ZHIGANG, f))
+        self.after_gang = 0
+        self.chain_lo = self.last_lo = self.nled
+        settle.gang(self, ev, s, meld.ZHIGANG, d, 0)
+        self.kong_giver = d
+        self.pend = -1
+        self._after_kong(s, ev)
+
+    def _win_discard(self, ev):
+        f = self.pend
+        d = self.pseat
+        robbed = self.phase == PH_ROB
+        flags = claims.win_flags_discard(self, d, f)
+        if robbed:
+            flags = (flags & ~fan.GANGSHANGPAO) | fan.QIANGGANG
+            self.gone[f] += 1
+        winners = []
+        for k in range(1, self.np):
+            t = (d + k) % self.np
+            if self.prompt[t] and self.resp[t] == HU + 1:
+                winners.append(t)
+        self._clear_prompts()
+        for w in winners:
+            h = self.hand[w]
+            h[f] += 1
+            v = fan.score(self.rs, h, self.meld_list(w), self._vd(w), flags)
+            h[f] -= 1
+            settle.win_discard(self, ev, w, d, v, robbed)
+            ev.append((EV_WIN, w, v, flags, d, f))
+        if flags & fan.GANGSHANGPAO:
+            settle.zhuanyi(self, ev, d, winners)
+        if self.nwins == 0:
+            self.first_from = d
+            self.first_multi = 1 if len(winners) > 1 else 0
+        for w in winners:
+            self._mark_won(w)
+        self.after_gang = 0
+        self.kong_giver = -1
+        self.chain_lo = self.last_lo = self.nled
+        if not self._over(ev):
+            self._next_draw(self.next_seat(winners[-1]), ev)
+
+    def _win_self(self, s, arg, ev):
+        rs = self.rs
+        f = self.drawn
+        h = self.hand[s]
+        flags = fan.ZIMO
+        if self.after_gang:
+            flags |= fan.GANGSHANGHUA
+        if self.wall == 0:
+            flags |= fan.HAIDI
+        if self.calls == 0 and not self.wins[s]:
+            if s == self.dealer and self.ndraw[s] == 0 and self.ndisc == 0:
+                flags |= fan.TIANHU
+            elif s != self.dealer and self.ndraw[s] == 1 and not self._discarded(s):
+                flags |= fan.DIHU
+        if f >= 0 and self.shown[f] >= 3:
+            flags |= fan.JUEZHANG
+        giver = self.kong_giver if self.after_gang else -1
+        if giver >= 0 and rs[R.P_DIANGANG_HUA] == 2:
+            flags &= ~fan.ZIMO
+        v = fan.score(rs, h, self.meld_list(s), self._vd(s), flags)
+        settle.win_zimo(self, ev, s, v, giver)
+        if f < 0:  # 天胡: the winning tile is the one named, else the highest held
+            f = arg if isinstance(arg, int) and 0 <= arg < 27 and h[arg] else 26
+            while not h[f]:
+                f -= 1
+        ev.append((EV_WIN, s, v, flags, -1, f))
+        if self.nwins == 0:
+            self.first_from = -1
+        if rs[R.P_MODE] == R.MODE_XUELIU:
+            h[f] -= 1  # the winning tile goes face up; the 13 stay
+            self.shown[f] += 1
+            self.gone[f] += 1
+            self._w[s] = -1
+        self._mark_won(s)
+        self.after_gang = 0
+        self.kong_giver = -1
+        self.drawn = -1
+        self.chain_lo = self.last_lo = self.nled
+        if not self._over(ev):
+            self._next_draw(self.next_seat(s), ev)
+
+    def _discarded(self, s):
+        for i in range(self.ndisc):
+            if self.dseat[i] == s:
+                return True
+        return False
+
+    def _mark_won(self, w):
+        self.wins[w] += 1
+        st = self.status[w] | ST_WON
+        if self.rs[R.P_MODE] == R.MODE_XUELIU:
+            if self.rs[R.P_XUELIU_LOCK]:
+                st |= ST_LOCKED
+        else:
+            st |= ST_LEFT
+        self.status[w] = st
+        if self.nwins < len(self.winners):
+            self.winners[self.nwins] = w
+        self.nwins += 1
+
+    def _over(self, ev):
+        """血战: the hand ends at rs max_winners winners or one player left."""
+        if self.rs[R.P_MODE] == R.MODE_XUELIU:
+            return False
+        left = 0
+        for s in range(self.np):
+            if self.status[s] & ST_LEFT:
+                left += 1
+        if left >= self.rs[R.P_MAX_WINNERS] or self.np - left <= 1:
+            self._end(END_WINNERS, ev)
+            return True
+        return False
+
+    # ----- what may a seat do -------------------------------------------
+
+    def legal_actions(self, s, t=0):
+        """Actions seat s may take now (DRAW with arg -1: the table supplies the face;
+        DEAL and EXCHANGE are not enumerated)."""
+        out = []
+        ph = self.phase
+        if ph == PH_DINGQUE:
+            for su in range(3):
+                if not self.check((DINGQUE, s, su, t)):
+                    out.append((DINGQUE, s, su, t))
+        elif ph == PH_DRAW:
+            if s == self.turn:
+                out.append((DRAW, s, -1, t))
+        elif ph == PH_DISCARD:
+            if s != self.turn:
+                return out
+            if not self.check((HU, s, -1, t)):
+                out.append((HU, s, -1, t))
+            h = self.hand[s]
+            for f in range(27):
+                if not h[f]:
+                    continue
+                for k in (DISCARD, ANGANG, BUGANG):
+                    a = (k, s, f, t)
+                    if not self.check(a):
+                        out.append(a)
+        elif ph in (PH_CLAIM, PH_ROB):
+            for k in (HU, PENG, ZHIGANG, PASS):
+                a = (k, s, -1, t)
+                if not self.check(a):
+                    out.append(a)
+        return out
+
+
+class Match:
+    """A match of rs hands: running totals from rs start_points, the dealer of
+    each hand (rs dealer_next) and the final ranking."""
+
+    def __init__(self, rs, dealer=0):
+        self.rs = rs
+        self.np = rs[R.P_PLAYERS]
+        self.totals = [rs[R.P_START_POINTS]] * self.np
+        self.hand_no = 0
+        self.dealer = dealer
+        self.history = []  # each finished hand's deltas
+
+    def new_game(self, direction=DIR_NEXT):
+        return Game(self.rs, self.dealer, direction)
+
+    def finish(self, g, drawn_dealer=-1):
+        """Book a finished hand; choose the next dealer. drawn_dealer: the seat
+        the table drew when rs dealer_next is 4 (random each hand)."""
+        if g.phase != PH_END:
+            raise ValueError("the hand is not over")
+        for s in range(self.np):
+            self.totals[s] += g.delta[s]
+        self.history.append(tuple(g.delta))
+        self.hand_no += 1
+        self.dealer = next_dealer(self.rs, g, drawn_dealer)
+
+    def over(self):
+        return self.hand_no >= self.rs[R.P_HANDS]
+
+    def ranking(self):
+        """Seats from first to last (higher total first; ties by seat)."""
+        order = list(range(self.np))
+        order.sort(key=lambda s: (-self.totals[s], s))
+        return order
+
+
+def next_dealer(rs, g, drawn=-1):
+    """Dealer of the next hand after game g, per rs dealer_next."""
+    mode = rs[R.P_DEALER_NEXT]
+    d = g.dealer
+    if mode == 2:
+        return (d + 1) % g.np
+    if mode == 3 or g.nwins == 0:
+        return drawn if mode == 4 and drawn >= 0 else d
+    if mode == 4:
+        return drawn if drawn >= 0 else d
+    if mode == 1:
+        return g.first_from if g.first_from >= 0 else d
+    if g.first_multi:
+        return g.first_from
+    return g.winners[0]

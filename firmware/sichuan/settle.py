@@ -1,0 +1,265 @@
+"""Payments: kong money (刮风下雨), wins (点炮, 自摸, 抢杠, 点杠花), 呼叫转移,
+and the end-of-wall checks (查花猪, 查大叫, 退杠钱).
+
+Every payment goes through `pay`, which moves points in Game.delta and
+appends a PAY event (EV_PAY, payer, payee, amount, reason). Amounts are
+points (base_points already applied). Kong income is also written to the
+game's ledger (4 bytes per payer: gainer, payer, units, flags) so that 退杠钱
+and 呼叫转移 can give back or pass on exactly what was paid.
+"""
+
+from micropython import const
+
+from . import fan, meld, shape
+from . import ruleset as R
+from .claims import ST_LEFT, ST_WON, void_held
+
+# Event kinds (Game.apply returns a list of tuples starting with one of these).
+EV_ACCEPTED = const(0)   # (EV_ACCEPTED, seat, action kind)
+EV_REFUSED = const(1)    # (EV_REFUSED, seat, reason, action kind)
+EV_PAY = const(2)        # (EV_PAY, payer, payee, amount, pay reason)
+EV_PROMPT = const(3)     # (EV_PROMPT, seat, claim mask, face)
+EV_WIN = const(4)        # (EV_WIN, seat, fan, flags, from seat or -1, face)
+EV_HAND_END = const(5)   # (EV_HAND_END, end reason, deltas tuple)
+EV_PHASE = const(6)      # (EV_PHASE, phase, seat whose turn it is)
+EV_EXCHANGED = const(7)  # (EV_EXCHANGED, receiver, (f, f, f), giver)
+EV_VOIDS = const(8)      # (EV_VOIDS, bytes of each seat's void suit)
+EV_CHECK = const(9)      # (EV_CHECK, seat, status, fan): 流局 verdict per checked seat
+EVENT_NAMES = ("accepted", "refused", "pay", "prompt", "win", "hand_end", "phase",
+               "exchanged", "voids", "check")
+
+# EV_CHECK statuses.
+CK_READY = const(0)
+CK_NOT_READY = const(1)
+CK_HUAZHU = const(2)
+
+# Pay reasons.
+PAY_GANG_ZHI = const(0)      # 直杠: the discarder pays
+PAY_GANG_MAOMAO = const(1)   # 毛毛雨: the others also pay on a 直杠
+PAY_GANG_BU = const(2)       # 补杠 (刮风)
+PAY_GANG_AN = const(3)       # 暗杠 (下雨)
+PAY_DIANPAO = const(4)       # 点炮: the discarder pays the winner
+PAY_ZIMO = const(5)          # 自摸: each payer pays
+PAY_QIANGGANG = const(6)     # 抢杠胡: the robbed player pays
+PAY_BAO = const(7)           # 点杠花: the kong giver pays for everyone
+PAY_ZHUANYI = const(8)       # 呼叫转移: kong income passed to the winner
+PAY_HUAZHU = const(9)        # 查花猪
+PAY_CHAJIAO = const(10)      # 查大叫
+PAY_TUIGANG = const(11)      # 退杠钱
+PAY_NAMES = ("gang_zhi", "gang_maomao", "gang_bu", "gang_an", "dianpao", "zimo",
+             "qianggang", "bao", "zhuanyi", "huazhu", "chajiao", "tuigang")
+
+_L_GONE = const(1)  # ledger flag: income passed on (呼叫转移), not refundable
+_lim = bytearray(27)
+
+
+def pay(g, ev, payer, payee, amount, reason):
+    """Move amount points from payer to payee; record the PAY event."""
+    if amount <= 0 or payer == payee:
+        return
+    g.delta[payer] -= amount
+    g.delta[payee] += amount
+    ev.append((EV_PAY, payer, payee, amount, reason))
+
+
+def payers(g, s):
+    """Seats that pay seat s for a kong or a self-draw (rs gang_payers)."""
+    mode = g.rs[R.P_GANG_PAYERS]
+    out = []
+    for i in range(g.np):
+        if i == s:
+            continue
+        st = g.status[i]
+        if mode == 0 and st & ST_LEFT:
+            continue
+        if mode == 2 and st & ST_WON:
+            continue
+        out.append(i)
+    return out
+
+
+def _ledger(g, gainer, payer, units):
+    i = g.nled * 4
+    g.ledger[i] = gainer
+    g.ledger[i + 1] = payer
+    g.ledger[i + 2] = units
+    g.ledger[i + 3] = 0
+    g.nled += 1
+
+
+def gang(g, ev, s, kind, giver, late):
+    """Kong money, paid at once. kind: meld.ZHIGANG/BUGANG/ANGANG; giver: the
+    discarder of a 直杠; late: a 补杠 with a tile not drawn this turn."""
+    rs = g.rs
+    if rs[R.P_GANG_NO_FAN]:
+        return
+    bp = rs[R.P_BASE_POINTS]
+    if kind == meld.ZHIGANG:
+        _gang_one(g, ev, s, giver, rs[R.P_GANG_ZHI], bp, PAY_GANG_ZHI)
+        other = rs[R.P_GANG_ZHI_OTHERS]
+        if other:
+            for p in payers(g, s):
+                if p != giver:
+                    _gang_one(g, ev, s, p, other, bp, PAY_GANG_MAOMAO)
+        return
+    if kind == meld.BUGANG:
+        if late and rs[R.P_BUGANG_WHEN] == 1:
+            return
+        units, why = rs[R.P_GANG_BU], PAY_GANG_BU
+    else:
+        units, why = rs[R.P_GANG_AN], PAY_GANG_AN
+    for p in payers(g, s):
+        _gang_one(g, ev, s, p, units, bp, why)
+
+
+def _gang_one(g, ev, s, p, units, bp, why):
+    if units <= 0:
+        return
+    _ledger(g, s, p, units)
+    pay(g, ev, p, s, units * bp, why)
+
+
+def win_discard(g, ev, w, payer, fanv, robbed):
+    """点炮 (or 抢杠胡 when robbed): the discarder alone pays the winner."""
+    pay(g, ev, payer, w, fan.base(g.rs, fanv), PAY_QIANGGANG if robbed else PAY_DIANPAO)
+
+
+def win_zimo(g, ev, s, fanv, giver):
+    """自摸: each payer pays zimo_each; 点杠花 per rs diangang_hua when giver >= 0."""
+    rs = g.rs
+    mode = rs[R.P_DIANGANG_HUA] if giver >= 0 else 0
+    if mode == 2:  # a discard win on the kong giver
+        pay(g, ev, giver, s, fan.base(rs, fanv), PAY_DIANPAO)
+        return
+    each = fan.zimo_each(rs, fanv)
+    ps = payers(g, s)
+    if mode == 1:
+        pay(g, ev, giver, s, each * len(ps), PAY_BAO)
+        return
+    for p in ps:
+        pay(g, ev, p, s, each, PAY_ZIMO)
+
+
+def zhuanyi(g, ev, d, winners):
+    """呼叫转移: the kong income of discarder d's last kong (or chain) goes to
+    the winners of its 杠上炮, per rs zhuanyi (1 each all, 2 ceil split with
+    the discarder paying the rounding, 3 even split rounded down)."""
+    rs = g.rs
+    mode = rs[R.P_ZHUANYI]
+    if not mode:
+        return
+    lo = g.chain_lo if rs[R.P_ZHUANYI_CHAIN] else g.last_lo
+    units = 0
+    for i in range(lo, g.nled):
+        j = i * 4
+        if g.ledger[j] == d and not g.ledger[j + 3] & _L_GONE:
+            units += g.ledger[j + 2]
+            g.ledger[j + 3] |= _L_GONE
+    income = units * rs[R.P_BASE_POINTS]
+    n = len(winners)
+    if income <= 0 or n == 0:
+        return
+    if mode == 1:
+        each = income
+    elif mode == 2:
+        each = (income + n - 1) // n
+    else:
+        each = income // n
+    for w in winners:
+        pay(g, ev, d, w, each, PAY_ZHUANYI)
+
+
+def _huazhu_amount(rs):
+    v = rs[R.P_HUAZHU]
+    if v >= 0:
+        return v * rs[R.P_BASE_POINTS]
+    cap = rs[R.P_CAP]
+    return fan.base(rs, cap if cap >= 0 else 6)
+
+
+def ready_value(g, s):
+    """(fan, face) a ready seat could win for 查叫 (largest or smallest per rs
+    chajiao), or (-1, -1) if not ready. A wait on a fifth copy is no wait; a
+    dead wait (all copies visible) counts only with rs sijiao."""
+    rs = g.rs
+    h = g.hand[s]
+    ms = g.meld_list(s)
+    fan.meld_counts(ms, _lim)
+    v = g.void[s] if g.void[s] < 3 else -1
+    mask = shape.waits_mask(h, v, _lim)
+    largest = rs[R.P_CHAJIAO] != 2
+    best = -1
+    at = -1
+    for f in range(27):
+        if not mask >> f & 1:
+            continue
+        if not rs[R.P_SIJIAO] and g.shown[f] + h[f] >= 4:
+            continue  # 死叫: every other copy is on the table
+        x = fan.wait_value(rs, h, ms, v, f)
+        if x >= 0 and (best < 0 or (x > best if largest else x < best)):
+            best = x
+            at = f
+    return best, at
+
+
+def refund(g, ev, s):
+    """退杠钱: seat s gives back every kong payment it received (not passed on)."""
+    bp = g.rs[R.P_BASE_POINTS]
+    for i in range(g.nled):
+        j = i * 4
+        if g.ledger[j] == s and not g.ledger[j + 3] & _L_GONE:
+            g.ledger[j + 3] |= _L_GONE
+            pay(g, ev, s, g.ledger[j + 1], g.ledger[j + 2] * bp, PAY_TUIGANG)
+
+
+def liuju(g, ev):
+    """The wall is empty: 查花猪, 查大叫, 退杠钱 among seats that never won,
+    in the order the ruleset gives (seed 002: 花猪, 查叫, 退杠; T/TFMJ: refund
+    first). Emits EV_CHECK for each checked seat."""
+    rs = g.rs
+    np = g.np
+    hz_on = rs[R.P_HUAZHU] != 0
+    status = bytearray(np)  # 255 not checked (has won)
+    value = [-1] * np
+    for s in range(np):
+        if g.status[s] & ST_WON:
+            status[s] = 255
+            continue
+        if void_held(g, s):
+            status[s] = CK_HUAZHU if hz_on else CK_NOT_READY
+            continue
+        value[s] = ready_value(g, s)[0]
+        status[s] = CK_READY if value[s] >= 0 else CK_NOT_READY
+    for s in range(np):
+        if status[s] != 255:
+            ev.append((EV_CHECK, s, status[s], value[s]))
+    if hz_on:
+        _huazhu(g, ev, status)
+    if rs[R.P_TUIGANG] and rs[R.P_TUIGANG_FIRST]:
+        _refunds(g, ev, status)
+    if rs[R.P_CHAJIAO]:
+        for s in range(np):
+            if status[s] == CK_NOT_READY or (status[s] == CK_HUAZHU and rs[R.P_HUAZHU_CHAJIAO]):
+                for r in range(np):
+                    if status[r] == CK_READY:
+                        pay(g, ev, s, r, fan.base(rs, value[r]), PAY_CHAJIAO)
+    if rs[R.P_TUIGANG] and not rs[R.P_TUIGANG_FIRST]:
+        _refunds(g, ev, status)
+
+
+def _huazhu(g, ev, status):
+    amount = _huazhu_amount(g.rs)
+    only_in = g.rs[R.P_HUAZHU_PAYEES] == 1
+    for s in range(g.np):
+        if status[s] != CK_HUAZHU:
+            continue
+        for r in range(g.np):
+            if r == s or status[r] == CK_HUAZHU or (only_in and status[r] == 255):
+                continue
+            pay(g, ev, s, r, amount, PAY_HUAZHU)
+
+
+def _refunds(g, ev, status):
+    for s in range(g.np):
+        if status[s] == CK_NOT_READY or status[s] == CK_HUAZHU:
+            refund(g, ev, s)

@@ -1,0 +1,178 @@
+"""Helpers for the game engine tests (both interpreters): a seeded PRNG that
+gives the same numbers on CPython and MicroPython, a shuffled wall, a
+simple bot, and scripted hands from notation."""
+
+from sichuan import game as G
+from sichuan import tiles
+from sichuan.claims import C_PENG
+from sichuan.settle import EV_ACCEPTED, EV_PAY
+
+
+class Rng:
+    """xorshift32: identical sequences on both interpreters."""
+
+    def __init__(self, seed):
+        self.x = (seed * 2654435761 + 12345) & 0xFFFFFFFF or 1
+
+    def next(self):
+        x = self.x
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self.x = x
+        return x
+
+    def below(self, n):
+        return self.next() % n
+
+
+def wall(rs, rng):
+    """All tiles of the ruleset's suits as faces, shuffled."""
+    from sichuan import ruleset as R
+
+    w = []
+    for f in range(27):
+        if rs[R.P_SUITS] >> (f // 9) & 1:
+            w.extend([f] * 4)
+    for i in range(len(w) - 1, 0, -1):
+        j = rng.below(i + 1)
+        w[i], w[j] = w[j], w[i]
+    return w
+
+
+def ok(g, a):
+    """Apply a, assert it was accepted; return its events."""
+    ev = g.apply(a)
+    assert ev[0][0] == EV_ACCEPTED, (a, ev[0])
+    return ev
+
+
+def faces(text):
+    """Faces (with repeats) of a notation string."""
+    c = tiles.parse(text)
+    out = []
+    for f in range(27):
+        out.extend([f] * c[f])
+    return out
+
+
+def f_(text):
+    return tiles.parse_tile(text)
+
+
+def pays(events):
+    """The PAY events of a list as (payer, payee, amount, reason)."""
+    return [e[1:] for e in events if e[0] == EV_PAY]
+
+
+def fewest_suit(h, rs=None):
+    best = -1
+    bn = 99
+    for s in range(3):
+        n = sum(h[s * 9:s * 9 + 9])
+        if n < bn:
+            best, bn = s, n
+    return best
+
+
+def bot_choice(g, s, rng):
+    """A simple bot's action for seat s (None if it has none)."""
+    acts = g.legal_actions(s)
+    if not acts:
+        return None
+    kinds = [a[0] for a in acts]
+    if G.HU in kinds and rng.below(10) < 8:
+        return acts[kinds.index(G.HU)]
+    if g.phase in (G.PH_CLAIM, G.PH_ROB):
+        m = g.prompt_mask(s)
+        if m & C_PENG and G.ZHIGANG in kinds and rng.below(2):
+            return acts[kinds.index(G.ZHIGANG)]
+        if m & C_PENG and G.PENG in kinds and rng.below(3) == 0:
+            return acts[kinds.index(G.PENG)]
+        if G.PASS in kinds:
+            return acts[kinds.index(G.PASS)]
+        return acts[0]
+    for k in (G.ANGANG, G.BUGANG):
+        if k in kinds and rng.below(2):
+            return acts[kinds.index(k)]
+    ds = [a for a in acts if a[0] == G.DISCARD]
+    if not ds:
+        return acts[0]
+    # keep the hand close to ready: prefer isolated tiles
+    h = g.hand[s]
+    best = None
+    bscore = 99
+    for a in ds:
+        f = a[2]
+        sc = h[f] * 3
+        r = f % 9
+        if r > 0 and h[f - 1]:
+            sc += 2
+        if r < 8 and h[f + 1]:
+            sc += 2
+        sc += rng.below(3)
+        if sc < bscore:
+            best, bscore = a, sc
+    return best
+
+
+def play(rs, seed, dealer=0, direction=G.DIR_NEXT, log=None, probe=None):
+    """Play one whole hand with bots; returns the finished Game.
+
+    log: a handlog.Writer to record into; probe(g, rng, wall): called before
+    every action (tests use it to try illegal actions)."""
+    rng = Rng(seed)
+    w = wall(rs, rng)
+    g = G.Game(rs, dealer, direction)
+    t = [1000]
+
+    def do(a):
+        t[0] += 1 + rng.below(3000)
+        a = (a[0], a[1], a[2], t[0])
+        if probe:
+            probe(g, rng, w)
+        ev = g.apply(a)
+        assert ev[0][0] == EV_ACCEPTED, (a, ev[0], g.phase)
+        if log is not None:
+            log.record(a, ev)
+        return ev
+
+    from sichuan import ruleset as R
+
+    n = rs[R.P_HAND_SIZE]
+    for s in range(g.np):
+        k = n + (1 if s == dealer else 0)
+        do((G.DEAL, s, [w.pop() for _ in range(k)]))
+    if g.phase == G.PH_EXCHANGE:
+        for s in range(g.np):
+            h = g.hand[s]
+            give = None
+            for su in sorted(range(3), key=lambda x: (sum(h[x * 9:x * 9 + 9]), x)):
+                if sum(h[su * 9:su * 9 + 9]) >= 3 and rs[R.P_SUITS] >> su & 1:
+                    give = []
+                    for f in range(su * 9, su * 9 + 9):
+                        give.extend([f] * h[f])
+                    give = give[:3]
+                    break
+            do((G.EXCHANGE, s, give))
+    if g.phase == G.PH_DINGQUE:
+        for s in range(g.np):
+            h = g.hand[s]
+            best = min((sum(h[x * 9:x * 9 + 9]), x) for x in range(3)
+                       if rs[R.P_SUITS] >> x & 1)[1]
+            do((G.DINGQUE, s, best))
+    steps = 0
+    while g.phase != G.PH_END:
+        steps += 1
+        assert steps < 2000
+        if g.phase == G.PH_DRAW:
+            do((G.DRAW, g.turn, w.pop()))
+        elif g.phase == G.PH_DISCARD:
+            do(bot_choice(g, g.turn, rng))
+        else:
+            for s in range(g.np):
+                if g.prompt_mask(s):
+                    a = bot_choice(g, s, rng)
+                    do(a)
+                    break
+    return g
