@@ -87,32 +87,39 @@ def _suit_waits(c, o, with_pair, limit):
     """Bitmask of faces in suit at o that complete it (with pair or groups only).
 
     Only faces within two ranks of a held tile can complete anything, and a
-    face already held four times (counting `limit`) cannot be drawn.
+    face already held four times (counting `limit`) cannot be drawn. Groups
+    alone need sum(rank*count) = 0 mod 3, which leaves one rank in three; with
+    a pair, the pair's rank class must hold a pair once the tile is in.
     """
     occ = 0
+    two = 0  # ranks held twice or more: where a pair can sit
     s = 0
     for i in range(9):
         x = c[o + i]
         if x:
             occ |= 1 << i
+            if x >= 2:
+                two |= 1 << i
             s += i * x
     near = (occ | occ << 1 | occ << 2 | occ >> 1 | occ >> 2) & 511
     mask = 0
-    i = 0
-    while near:
-        if near & 1:
-            f = o + i
-            if c[f] + (limit[f] if limit else 0) < 4:
-                c[f] += 1
-                if with_pair:
-                    ok = _pair_at(c, o, o + (2 * (s + i)) % 3)
-                else:
-                    ok = _groups(c, o)
-                c[f] -= 1
-                if ok:
-                    mask |= 1 << f
-        near >>= 1
-        i += 1
+    for i in range(9):
+        if not near >> i & 1:
+            continue
+        f = o + i
+        if with_pair:
+            q = (2 * (s + i)) % 3
+            pairs = two | (1 << i if c[f] == 1 else 0)
+            if not pairs & (0x49 << q):  # ranks q, q+3, q+6
+                continue
+        elif (s + i) % 3:
+            continue
+        if c[f] + (limit[f] if limit else 0) < 4:
+            c[f] += 1
+            ok = _pair_at(c, o, o + q) if with_pair else _groups(c, o)
+            c[f] -= 1
+            if ok:
+                mask |= 1 << f
     return mask
 
 
@@ -135,14 +142,18 @@ def waits_mask(counts, void=-1, limit=None):
     `limit`, if given, is a bytearray(27) of copies held outside `counts`
     (melds): a wait that needs a fifth copy is not a wait.
     """
-    n0 = n1 = n2 = 0
+    n0 = n1 = n2 = odd = 0
     for i in range(9):
-        n0 += counts[i]
-        n1 += counts[i + 9]
-        n2 += counts[i + 18]
+        a = counts[i]
+        b = counts[i + 9]
+        x = counts[i + 18]
+        n0 += a
+        n1 += b
+        n2 += x
+        odd += (a & 1) + (b & 1) + (x & 1)
     if (void == 0 and n0) or (void == 1 and n1) or (void == 2 and n2):
         return 0
-    mask = _qidui_wait(counts, limit) if n0 + n1 + n2 == 13 else 0
+    mask = _qidui_wait(counts, limit) if odd == 1 and n0 + n1 + n2 == 13 else 0
     r0 = n0 % 3
     r1 = n1 % 3
     r2 = n2 % 3
@@ -163,18 +174,13 @@ def waits_mask(counts, void=-1, limit=None):
 
 
 def _qidui_wait(counts, limit):
-    """Seven-pairs wait of 13 concealed tiles: the one odd face, if any."""
-    odd = -1
+    """Seven-pairs wait of 13 concealed tiles with one odd count: that face."""
     for f in range(27):
         if counts[f] & 1:
-            if odd >= 0:
+            if limit and counts[f] + limit[f] >= 4:
                 return 0
-            odd = f
-    if odd < 0:
-        return 0
-    if limit and counts[odd] + limit[odd] >= 4:
-        return 0
-    return 1 << odd
+            return 1 << f
+    return 0
 
 
 def waits(counts, void=-1, limit=None):
