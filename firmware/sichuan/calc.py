@@ -27,17 +27,12 @@ def check_hand(counts, melds, extra=0):
 def waits_result(rs, counts, melds=(), void=-1):
     """{"waits": ["1m", ...]} of a ready hand (13 tiles counting melds)."""
     check_hand(counts, melds)
-    fan.meld_counts(melds, _lim)
-    if void >= 0 and _lim_suit(void):
+    full = fan.meld_counts(melds, bytearray(27))
+    for f in range(27):
+        full[f] += counts[f]
+    if not fan.lacks_a_suit(rs, full, void):  # a tile more cannot drop a suit
         return {"waits": []}
     return {"waits": [tiles.name(f) for f in shape.waits(counts, void, _lim)]}
-
-
-def _lim_suit(s):
-    for f in range(s * 9, s * 9 + 9):
-        if _lim[f]:
-            return True
-    return False
 
 
 def calc_result(rs, counts, win_face, melds=(), void=-1, flags=0):
@@ -53,7 +48,7 @@ def calc_result(rs, counts, win_face, melds=(), void=-1, flags=0):
     out = bytearray(R.NPATTERNS)
     f = fan.score(rs, c, melds, void, flags, out)
     if f < 0:
-        return {"win": False, "reason": _why_not(c, melds, void)}
+        return {"win": False, "reason": _why_not(rs, c, melds, void)}
     res = {"win": True, "fan": fan.capped(rs, f) + rs[R.P_FAN_SHOWN_OFFSET],
            "base": fan.base(rs, f)}
     if flags & fan.ZIMO:
@@ -62,10 +57,12 @@ def calc_result(rs, counts, win_face, melds=(), void=-1, flags=0):
     return res
 
 
-def _why_not(c, melds, void):
-    if void >= 0:
-        fan.meld_counts(melds, _lim)
-        for f in range(void * 9, void * 9 + 9):
-            if c[f] or _lim[f]:
-                return "holds the void suit %s (缺门)" % tiles.SUITS[void]
+def _why_not(rs, c, melds, void):
+    full = fan.meld_counts(melds, bytearray(27))
+    for f in range(27):
+        full[f] += c[f]
+    if not fan.lacks_a_suit(rs, full, void):
+        if void >= 0:
+            return "holds the void suit %s (缺门)" % tiles.SUITS[void]
+        return "holds all three suits (缺门)"
     return "not a winning shape"

@@ -63,6 +63,15 @@ def _suits_used(c):
     return m
 
 
+def lacks_a_suit(rs, full, void):
+    """缺门: the void suit is absent; with no void named, some suit is (unless
+    the ruleset has no 缺门 at all, as 断卡根). full = concealed + melded counts."""
+    used = _suits_used(full)
+    if void >= 0:
+        return not used & (1 << void)
+    return used != 7 or not rs[R.P_DINGQUE]
+
+
 def _terminal_groups(counts):
     """True if the concealed tiles split into groups and one pair, each with a 1 or 9."""
     pairs = 0
@@ -249,7 +258,7 @@ def score(rs, counts, melds=(), void=-1, flags=0, out=None):
     if shape_total(counts) != 14 - 3 * len(melds):
         return -1
     _fill_all(counts, melds)
-    if void >= 0 and _suits_used(_all) & (1 << void):
+    if not lacks_a_suit(rs, _all, void):
         return -1
     best = -1
     if shape.is_standard(counts, void):

@@ -68,22 +68,23 @@ _PRESETS = (
         ("bugang_when", 1), ("zhuanyi", 1), ("guoshou", 1), ("last4_forced", 1),
         ("huazhu", -1), ("huazhu_payees", 1),
     )),
-    # Seed 004 (456 游戏中心): 倍数 = 2^(番数-1); 平胡 1番, 对对胡 2番, 清一色 3番,
-    #   清对 4番, 龙七对 5番, 天胡 6番. The table gives one 番 figure per group of
-    #   rows; reading: 带幺九, 七对, 清对 4番; 将对, 龙七对 5番; 清七对, 清幺九,
-    #   天胡, 地胡 6番; 青龙七对 "算番时减1根": as 清七对 with its own four not a 根.
-    #   杠上花, 杠上炮, 抢杠, 杠, 根 each 1番 (a kong is a 根 here). No cap stated.
-    #   No 加底 ("所有未胡者扣除被自摸所得番数的分"). Kongs: 直杠 1 from the giver,
-    #   面下杠 1 each unwon, 暗杠 2 each unwon. 点杠花: the giver "包掉另外两家".
-    #   杠上炮 transfers the kong's money. 花猪 "赔给非花猪玩家8倍点数" (reading:
+    # Seed 004 (456 游戏中心): 倍数 = 2^(番数-1); "1平胡 ... 1番(×1)", "2对对胡 ... 2番(×2)",
+    #   "3清一色 ... 3番(×4)", "6清对 ... 4番(×8)", "8龙七对 ... 5番(×16)", "11天胡 ...
+    #   6番(×32)". The 番数 column is merged: a figure stands on the first row of its
+    #   group and the rows below it without one share it. Reading: 带幺九, 七对 3番;
+    #   将对 4番; 清七对, 清幺九 5番; 地胡, 青龙七对 6番 (青龙七对 "算番时减1根": its own
+    #   four is not a 根 again). 杠上花, 杠上炮, 抢杠, 杠, 根 each 1番 (a kong is a 根).
+    #   No cap stated. No 加底 ("所有未胡者扣除被自摸所得番数的分"). Kongs: 直杠 1 from
+    #   the giver, 面下杠 1 each unwon, 暗杠 2 each unwon. 点杠花: the giver "包掉另外
+    #   两家". 杠上炮 transfers the kong's money. 花猪 "赔给非花猪玩家8倍点数" (reading:
     #   players still in the hand). 最后四张 强制胡. 坐庄 "血战：每局随机". 缺一门
     #   without a declared 定缺 ("缺门可胡", 花猪 = 3 门).
     ("games456", None, (
         ("huansanzhang", 0), ("dingque", 2), ("fan_shown_offset", 1), ("cap", -1),
         ("zimo_bonus", 0),
-        ("fan.pinghu", 0), ("fan.duiduihu", 1), ("fan.qingyise", 2), ("fan.daiyaojiu", 3),
-        ("fan.qidui", 3), ("fan.qingdui", 3), ("fan.jiangdui", 4), ("fan.longqidui", 4),
-        ("fan.qingqidui", 5), ("fan.qingdaiyao", 5), ("fan.qinglongqidui", 5),
+        ("fan.pinghu", 0), ("fan.duiduihu", 1), ("fan.qingyise", 2), ("fan.daiyaojiu", 2),
+        ("fan.qidui", 2), ("fan.qingdui", 3), ("fan.jiangdui", 3), ("fan.longqidui", 4),
+        ("fan.qingqidui", 4), ("fan.qingdaiyao", 4), ("fan.qinglongqidui", 5),
         ("gen_in_longqidui", 0), ("fan.jingoudiao", N), ("fan.haidi", N),
         ("fan.tianhu", 5), ("fan.dihu", 5),
         ("fan.gen", 1), ("fan.gangshanghua", 1), ("fan.gangshangpao", 1),
