@@ -16,8 +16,8 @@ error naming the file and the key.
 """
 
 import os
-
 import tomllib
+
 from sichuan import ruleset
 
 from . import BadInput

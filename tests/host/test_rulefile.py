@@ -1,7 +1,8 @@
 """TOML rule files, `--rules PRESET|FILE` and `mjtable rules show|compile`."""
 
-import pytest
 import tomllib
+
+import pytest
 from mjtable import BadInput, cli, paramdoc, rulefile, rulescmd
 from sichuan import presets, ruleset
 
