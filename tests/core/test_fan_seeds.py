@@ -429,8 +429,9 @@ def test_004_extras_one_fan_each():
     """seed 004: "1.) 杠上花：1番 ... 2.)杠上炮：1番 ... 3.)抢杠：加1番。4.)杠：加1番。
     5.) 根：1番，四张同样的牌不作杠算1根，胡牌时1根加1番。" """
     assert _score("games456", "23445677筒345789条", flags=fan.QIANGGANG) == 1
-    k = (_m(meld.ZHIGANG, "9m"),)
+    k = (_m(meld.ZHIGANG, "9s"),)  # two suits: games456 needs 缺一门
     assert _score("games456", "23445677p345s", k) == 1  # 杠: 加1番
+    assert _score("games456", "23445677p345s", (_m(meld.ZHIGANG, "9m"),)) == -1  # 3 suits
     assert _score("games456", "23445677p345s", k, flags=fan.GANGSHANGHUA | fan.ZIMO) == 2
     assert _score("games456", "23445677p345s", k, flags=fan.GANGSHANGPAO) == 2
     assert _score("games456", "234456p77p333345s") == 1  # 3333 not as a kong: 1根
@@ -460,7 +461,7 @@ def test_004_merged_rows_follow_the_first_row():
     assert _score("games456", "222万 555万 888万 222条 55条") == 3          # 将对 4番
     assert _score("games456", "11334466778899条") == 4                    # 清七对 5番
     assert _score("games456", "123条 123条 123条 789条 99条") == 4          # 清幺九 5番
-    assert _score("games456", "2344567p345789s", flags=fan.DIHU | fan.ZIMO) >= 5  # 地胡 6番
+    assert _score("games456", "23445677p345789s", flags=fan.DIHU | fan.ZIMO) >= 5  # 地胡 6番
     assert _score("games456", "11113355778899条") == 5                    # 青龙七对 6番
 
 
