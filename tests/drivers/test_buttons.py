@@ -166,3 +166,32 @@ def test_expander_pullups_required():
     assert ex.read() == 0  # floating inputs without pull-ups read low here
     raises(ValueError, ex.pin, 16)
     raises(ValueError, MCP23017, bus, 0x70)
+
+
+def test_poll_allocates_nothing():
+    try:
+        from micropython import heap_lock, heap_unlock
+    except ImportError:  # CPython: nothing to lock, the loop still runs
+        heap_lock = heap_unlock = None
+    pins, b = panel()
+    got = bytearray(8)
+    n = 0
+    if heap_lock:
+        heap_lock()
+    try:
+        for t in range(0, 2000, 10):
+            if t == 100:
+                pins[B.HU].value(0)
+            if t == 200:
+                pins[B.HU].value(1)
+            if t == 300:
+                pins[B.GUO].value(0)
+            ev = b.poll(t)
+            while ev and n < 8:
+                got[n] = ev
+                n += 1
+                ev = b.next()
+    finally:
+        if heap_unlock:
+            heap_unlock()
+    assert bytes(got[:n]) == bytes((event(SHORT, B.HU), event(LONG, B.GUO)))

@@ -145,3 +145,37 @@ def test_update_is_one_transaction():
     n = bus.transactions
     d.show_number(1)
     assert bus.transactions == n + 1
+
+
+class _NullI2C:
+    def __init__(self):
+        self.n = 0
+
+    def writeto(self, addr, buf):
+        self.n += 1
+
+
+def _heap_lock():
+    try:
+        from micropython import heap_lock, heap_unlock
+    except ImportError:  # CPython: nothing to lock, the calls still run
+        return None, None
+    return heap_lock, heap_unlock
+
+
+def test_updates_allocate_nothing():
+    bus = _NullI2C()
+    d = HT16K33(bus, 0x70)
+    lock, unlock = _heap_lock()
+    if lock:
+        lock()
+    try:
+        for n in (-999, -5, 0, 42, 9999):
+            d.show_number(n, True)
+        d.set_digit(0, 0x79)
+        d.write()
+    finally:
+        if unlock:
+            unlock()
+    assert bus.n == 6
+    assert d._frame[1] == 0x79

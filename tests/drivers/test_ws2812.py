@@ -104,3 +104,39 @@ def test_all_off():
     leds.all_off()
     leds.tick(1)
     assert np.shown == [(0, 0, 0)] * 4
+
+
+class _QuietNeoPixel:
+    def __init__(self, n):
+        self.buf = [(0, 0, 0)] * n
+        self.writes = 0
+
+    def __len__(self):
+        return len(self.buf)
+
+    def __setitem__(self, i, c):
+        self.buf[i] = c
+
+    def write(self):
+        self.writes += 1
+
+
+def test_tick_allocates_nothing():
+    try:
+        from micropython import heap_lock, heap_unlock
+    except ImportError:  # CPython: nothing to lock, the loop still runs
+        heap_lock = heap_unlock = None
+    np = _QuietNeoPixel(12)
+    leds = SeatLeds(np, brightness=255)
+    if heap_lock:
+        heap_lock()
+    try:
+        leds.set(0, W.ALERT, 0)
+        leds.set(2, W.CLAIM, 0)
+        for t in range(0, 1001, 50):
+            leds.tick(t)
+    finally:
+        if heap_unlock:
+            heap_unlock()
+    assert np.writes == 1 + 4  # first frame, then the alert flips at 250/500/750/1000
+    assert np.buf[0] == (255, 0, 0) and np.buf[6] == (0, 64, 255)
