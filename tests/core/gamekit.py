@@ -176,3 +176,71 @@ def play(rs, seed, dealer=0, direction=G.DIR_NEXT, log=None, probe=None):
                     do(a)
                     break
     return g
+
+
+def rules(name, **over):
+    """A preset without 换三张 (rule tests start after the deal), with overrides
+    by parameter name (`fan_gen=2` for fan.gen)."""
+    from sichuan import presets
+    from sichuan import ruleset as R
+
+    rs = presets.get(name)
+    rs.set(R.P_HUANSANZHANG, 0)
+    for k, v in over.items():
+        rs.set(R.param_id(k.replace("fan_", "fan.", 1) if k.startswith("fan_") else k), v)
+    return rs
+
+
+def table(rs, hands, voids=None, dealer=0):
+    """A Game dealt the given hands (notation; the dealer's has 14) and 定缺 voids."""
+    g = G.Game(rs, dealer, G.DIR_NEXT)
+    for s in range(len(hands)):
+        ok(g, (G.DEAL, s, tiles.parse(hands[s]), 0))
+    if g.phase == G.PH_DINGQUE:
+        for s in range(len(hands)):
+            ok(g, (G.DINGQUE, s, voids[s], 0))
+    assert g.phase == G.PH_DISCARD and g.turn == dealer
+    return g
+
+
+def pass_all(g, evs=None):
+    """Every open prompt answers 过; returns the events."""
+    out = [] if evs is None else evs
+    while g.phase in (G.PH_CLAIM, G.PH_ROB):
+        for s in range(g.np):
+            if g.prompt_mask(s):
+                out.extend(ok(g, (G.PASS, s, -1, 0)))
+                break
+    return out
+
+
+def discard(g, s, text, passing=True):
+    """Seat s discards a tile; all prompts pass unless passing is False."""
+    ev = ok(g, (G.DISCARD, s, f_(text), 0))
+    if passing:
+        pass_all(g, ev)
+    return ev
+
+
+def draw(g, s, text):
+    return ok(g, (G.DRAW, s, f_(text), 0))
+
+
+def cycle(g, s, text):
+    """Seat s draws a tile and throws it; prompts pass."""
+    ev = draw(g, s, text)
+    ev.extend(discard(g, s, text))
+    return ev
+
+
+def act(g, kind, s, text=None):
+    return ok(g, (kind, s, f_(text) if text else -1, 0))
+
+
+def refused(g, a):
+    """Apply a, assert it was refused without any change; return the reason."""
+    before = g.snapshot()
+    ev = g.apply(a if len(a) > 3 else (a[0], a[1], a[2], 0))
+    assert ev[0][0] != EV_ACCEPTED, (a, ev)
+    assert len(ev) == 1 and g.snapshot() == before
+    return ev[0][2]
