@@ -67,7 +67,9 @@ class Link:
         self._body = bytearray(F.MAX_BODY)
         self._bmv = memoryview(self._body)
         self._resp = self._bmv[_DATA : _DATA + F.MAX_PAYLOAD - 1]
-        self._tx = bytearray(F.MAX_WIRE + 1)
+        # a delimiter on both sides: text printed on a shared REPL CDC before a
+        # frame ends up as its own (ignored) garbage, never inside the frame
+        self._tx = bytearray(F.MAX_WIRE + 2)
         self._txmv = memoryview(self._tx)
         self._txn = 0
         self._txo = 0
@@ -163,7 +165,8 @@ class Link:
         # body[HDR:n] is already filled in
         F.put_header(self._body, code, seq)
         end = F.seal(self._body, n)
-        t = F.encode(self._body, end, self._tx, 0)
+        self._tx[0] = 0
+        t = F.encode(self._body, end, self._tx, 1)
         self._tx[t] = 0
         self._txn = t + 1
         self._txo = 0

@@ -234,9 +234,11 @@ class Link:
         """End whatever partial frame the table holds (a lone delimiter)."""
         self.send(b"\x00")
 
-    def request(self, code: int, payload: bytes = b"", auth: Optional[bool] = None):
+    def request(self, code: int, payload: bytes = b"", auth: Optional[bool] = None, opening=False):
         """Send one request, return the reply data; raises LinkError on an error
-        status or no reply within the timeout."""
+        status or no reply within the timeout. opening: errors for unreadable
+        frames are left-overs from before the session (the table answers in
+        order, so none can follow the reply to this request): skip them."""
         if auth is None:
             auth = code in AUTH_CMDS
         if auth and self.key is None:
@@ -255,6 +257,8 @@ class Link:
                 self.events.append((rcode & 0x7F, rseq, data))
                 continue
             if rcode == NO_REQUEST:  # the table could not read our frame
+                if opening:
+                    continue
                 raise LinkError(data[0] if data else 0, _detail(data))
             if rcode != code | REPLY or rseq != seq:
                 continue  # a stale reply to an earlier request
@@ -266,10 +270,21 @@ class Link:
 
     # commands
 
-    def hello(self) -> dict:
-        """Open a session: learn the protocol version, limits, nonce and table id."""
-        self.resync()
-        data = self.request(CMD_HELLO, bytes([VERSION]))
+    def hello(self, attempts: int = 3) -> dict:
+        """Open a session: learn the protocol version, limits, nonce and table id.
+        Tries `attempts` times (a board still booting, a frame lost in garbage)."""
+        reset = getattr(self.stream, "reset_input_buffer", None)
+        for attempt in range(attempts):
+            if reset is not None:
+                reset()  # replies to anything before this session
+            self._buf.clear()
+            self.resync()
+            try:
+                data = self.request(CMD_HELLO, bytes([VERSION]), opening=True)
+                break
+            except LinkError:
+                if attempt == attempts - 1:
+                    raise
         ver, flags, maxp = struct.unpack_from("<BBH", data)
         self.nonce = data[4:12]
         self.table_id = data[12:20]

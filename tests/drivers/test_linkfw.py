@@ -67,6 +67,8 @@ def replies(out):
     """(code, seq, status, data) of every frame in out."""
     got = []
     for raw in bytes(out).split(b"\x00")[:-1]:
+        if not raw:  # every frame starts with a delimiter too
+            continue
         buf = bytearray(raw)
         n = F.decode(buf, len(buf))
         assert n > 0, raw
