@@ -126,3 +126,58 @@ def test_make_uses_the_table():
     assert board.leds.per_seat == pico.LEDS_PER_SEAT
     made = sorted(p.n for p in _FakePin.made)
     assert made == sorted(g for _, g in pico.PINS)
+
+
+def test_pico_board_runs_on_the_chip_simulators():
+    from boards.chipsim.machine_sim import SimMachine, SimTable
+    from drivers.buttons import GANG, SHORT, event
+
+    table = SimTable(pico)
+    board = pico.make(SimMachine(table), table)
+    for r in board.readers:
+        r.settle_us = 0
+    assert board.init() == []
+    # seat 2's rack and tray
+    rack = [bytes((i, 2, 0, 0, 0, 1, 4, 0xE0)) for i in range(13)]
+    tray = [bytes((0x80 + i, 2, 0, 0, 0, 1, 4, 0xE0)) for i in range(3)]
+    table.readers[2].set_tags(0, rack)
+    table.readers[2].set_tags(1, tray)
+    assert board.readers[2].inventory() == 13
+    board.readers[2].select_antenna(1)
+    assert board.readers[2].inventory() == 3
+    assert board.readers[0].inventory() == 0
+    # seat 3's display, seat 1's keys, seat 0's LEDs
+    board.displays[3].show_number(-120)
+    assert table.displays[3].text() == "-120" and table.displays[0].text() == "    "
+    board.refresh_inputs()
+    board.buttons[1].poll(0)
+    table.press(1, GANG)
+    for t in (5, 30):
+        board.refresh_inputs()
+        board.buttons[1].poll(t)
+    table.release(1, GANG)
+    evs = []
+    for t in (35, 60):
+        board.refresh_inputs()
+        ev = board.buttons[1].poll(t)
+        if ev:
+            evs.append(ev)
+        assert board.buttons[0].poll(t) == 0
+    assert evs == [event(SHORT, GANG)]
+    board.leds.set(0, 1)
+    board.leds.tick(0)
+    assert table.leds.shown[0] != (0, 0, 0) and table.leds.shown[3] == (0, 0, 0)
+    assert all(s.violations == 0 for s in table.readers)
+
+
+def test_dead_seat_reported_not_fatal():
+    from boards.chipsim.machine_sim import SimMachine, SimTable
+
+    table = SimTable(pico)
+    table.i2c.detach(0x71)  # seat 1's display unplugged
+    table.spi.devices.remove(table.readers[3])  # seat 3's reader cable off
+    board = pico.make(SimMachine(table), table)
+    for r in board.readers:
+        r.settle_us = 0
+        r.busy_polls = 50
+    assert board.init() == ["reader3", "display1"]
