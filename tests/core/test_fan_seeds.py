@@ -599,3 +599,40 @@ def test_waits_result_names_in_face_order():
     assert best == (1, F("1m"))  # 1111m: a 根
     assert fan.best_wait(rs, P("11123456万 123 55筒"), (), 2, False)[0] == 0
     assert fan.best_wait(rs, P("11123456万 123 59筒"), (), 2) == (-1, -1)
+
+
+def _alloc_per_call(fn, *args):
+    """Bytes of heap one call allocates once warm; 0 where the interpreter cannot
+    tell (CPython has no gc.mem_alloc: the property is MicroPython's)."""
+    import gc
+
+    if not hasattr(gc, "mem_alloc"):
+        return 0
+    fn(*args)
+    fn(*args)
+    gc.collect()
+    before = gc.mem_alloc()
+    for _ in range(20):
+        fn(*args)
+    return (gc.mem_alloc() - before) // 20
+
+
+def test_score_allocates_nothing_on_micropython():
+    """issue 2: "The core allocates nothing per call on its hot paths once warm" --
+    scoring runs once per wait in 查大叫 (best_wait) and on every win."""
+    out = bytearray(R.NPATTERNS)
+    melds = (_peng("1m"), _peng("3m"), _peng("4m"), _peng("2p"))
+    cases = (
+        ("xuezhan", "123345789m23466p", ()),
+        ("xuezhan", "11112233445577m", ()),
+        ("xuezhan", "66p", melds),
+        ("chengdu", "123 123 99万 123 789条", ()),
+        ("bloodshed", "123 123 123 789 99万", ()),
+        ("games456", "123条 123万 789条 789万 99万", ()),
+        ("xuezhan", "123m99m456p678p", (_m(meld.ANGANG, "7m"),)),
+    )
+    for name, hand, ms in cases:
+        rs = presets.get(name)
+        c = P(hand)
+        n = _alloc_per_call(fan.score, rs, c, ms, -1, fan.ZIMO, out)
+        assert n == 0, (name, hand, n)

@@ -280,3 +280,33 @@ def test_shape_does_not_change_counts():
     shape.is_win(P("11122345678999m"))
     shape.waits_mask(c, 1)
     assert bytes(c) == before
+
+
+def _alloc_per_call(fn, *args):
+    """Bytes of heap one call allocates once warm; 0 where the interpreter cannot
+    tell (CPython has no gc.mem_alloc: the property is MicroPython's)."""
+    import gc
+
+    if not hasattr(gc, "mem_alloc"):
+        return 0
+    fn(*args)
+    fn(*args)
+    gc.collect()
+    before = gc.mem_alloc()
+    for _ in range(20):
+        fn(*args)
+    return (gc.mem_alloc() - before) // 20
+
+
+def test_hot_paths_allocate_nothing_on_micropython():
+    # issue 2: "The core allocates nothing per call on its hot paths once warm"
+    lim = bytearray(27)
+    for text in ("1112345678999m", "22234m77m123456p", "113355m224466p8p", "2m"):
+        c = P(text)
+        for void in (-1, 1, 2):
+            assert _alloc_per_call(shape.waits_mask, c, void, None) == 0, text
+            assert _alloc_per_call(shape.waits_mask, c, void, lim) == 0, text
+    for text in ("11122345678999m", "1133446666m5588p", "123345789m23466p", "66p"):
+        c = P(text)
+        assert _alloc_per_call(shape.is_win, c, -1) == 0, text
+        assert _alloc_per_call(shape.is_win, c, 2) == 0, text
