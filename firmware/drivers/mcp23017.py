@@ -51,7 +51,7 @@ class MCP23017:
         self.state = 0xFFFF  # all released (pull-ups) until the first read
         self._buf = bytearray(2)
         self._w3 = bytearray(3)
-        self._pins = [ExpanderPin(self, b) for b in range(16)]
+        self._pins = [None] * 16  # type: list  # ExpanderPin objects, made when asked for
 
     def _write_pair(self, reg, value):
         w = self._w3
@@ -80,4 +80,7 @@ class MCP23017:
     def pin(self, bit):
         if not 0 <= bit < 16:
             raise ValueError("bit 0..15")
-        return self._pins[bit]
+        p = self._pins[bit]
+        if p is None:
+            p = self._pins[bit] = ExpanderPin(self, bit)
+        return p

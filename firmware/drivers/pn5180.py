@@ -140,11 +140,12 @@ class PN5180:
         self._w3 = bytearray(3)
         self._w2 = bytearray(2)
         self._r4 = bytearray(4)
-        self._rx = bytearray(16)
-        self._rxv = [memoryview(self._rx)[:i] for i in range(17)]
-        # SEND_DATA frame: 0x09, valid bits, flags, cmd, mask length, mask[8]
+        self._rx = bytearray(_RESP_LEN)
+        # SEND_DATA frame: 0x09, valid bits, flags, cmd, mask length, mask[8];
+        # one view per possible length (5 + 0..8 mask bytes), made once
         self._req = bytearray(13)
-        self._reqv = [memoryview(self._req)[:i] for i in range(14)]
+        mv = memoryview(self._req)
+        self._reqv = [mv[:5 + i] for i in range(9)]
         # pending collided slots: 8 mask bytes + a mask length each
         depth = max_tags // 2 + 2
         self._stack_mask = bytearray(8 * depth)
@@ -303,7 +304,7 @@ class PN5180:
         if state != STATE_WAIT_TRANSMIT:
             raise OSError(EIO, "PN5180 not ready to transmit")
         self._frame_out(_F_CLEAR_IRQ)
-        self._frame_out(self._reqv[n])
+        self._frame_out(self._reqv[n - 5])
 
     def _next_slot(self):
         """Close the current slot with an EOF alone."""
@@ -386,7 +387,7 @@ class PN5180:
         elif (rxs & RX_BYTES_MASK) == _RESP_LEN and not rxs & (
                 RX_PROTOCOL_ERROR | RX_INTEGRITY_ERROR):
             self._frame_out(_F_READ_DATA)
-            self._frame_in(self._rxv[_RESP_LEN])
+            self._frame_in(self._rx)
             if self._rx[0] & 0x01 == 0:  # response flags: no error
                 self._store()
 
