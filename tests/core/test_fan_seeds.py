@@ -186,6 +186,17 @@ def test_002_void_suit_blocks_the_win():
     assert _score("xuezhan", "123345789m66s", (_peng("2p"),), 1) == -1
 
 
+def test_three_suits_never_win_even_with_no_void_named():
+    """seed 002: "胡牌时手里只能剩两门"; seed 001: "下叫：听牌。缺一门，四个搭子加一对将即可
+    胡牌"; seed 004: "胡牌的时候不能有三种花色的牌"; rules-notes: "A win needs the void
+    suit absent from concealed tiles and melds." """
+    for name in presets.names():
+        assert _score(name, "123m456p789s11222s") == -1, name
+        r = _calc(name, "123m456p789s1122s", "2s")
+        assert r["win"] is False and "reason" in r, (name, r)
+        assert _score(name, "123m456m789s11222s") >= 0, name
+
+
 def test_002_qidui_has_no_melds():
     """seed 002: "七对不能有碰、杠出去的组" """
     assert _score("xuezhan", "11335577m", (_peng("2p"), _peng("4p"))) == -1
@@ -550,6 +561,55 @@ def test_000_bloodshed_extras_cap_and_zimo():
     assert r["base"] == 1 and r["self_drawn_each"] == 2
     r = _calc("bloodshed", "1111335577889m", "9m", flags=fan.HAIDI)
     assert r["base"] == 32  # 清七对 16 x 根 x 海底 = 64, capped at 32
+
+
+def test_000_bloodshed_jiangdui_jingoudiao_is_32():
+    """seed 000 金钩钓: "可以与将对复合成32番的番型" (将对 8 x 金钩钓 4)"""
+    melds = (_peng("2m"), _peng("5m"), _peng("8m"), _peng("2p"))
+    assert _score("bloodshed", "55p", melds) == 5
+    r = _calc("bloodshed", "5p", "5p", melds)
+    assert r["base"] == 32
+
+
+def test_002_every_four_is_a_gen():
+    """seed 002: "整手牌里每有四张一模一样的牌就是一根，加一番，有几种就加几番。这四张不一定要
+    杠出来" """
+    k = (_m(meld.ANGANG, "9m"),)
+    assert _score("xuezhan", "111123m456p55p", k) == 2   # 暗杠 9m + four 1m
+    assert _score("xuezhan", "111123m456p55p", (_peng("9m"),)) == 1
+    kongs = (_m(meld.ANGANG, "1m"), _m(meld.ZHIGANG, "3m"), _m(meld.BUGANG, "4m"),
+             _m(meld.ANGANG, "2p"))
+    # 金钩钓 on four kongs: 碰碰胡 1 + 金钩钓 1 + 4 根 = 6, paid at the cap
+    assert _score("xuezhan", "66p", kongs) == 6
+    r = _calc("xuezhan", "6p", "6p", kongs)
+    assert r["fan"] == 4 and r["base"] == 16
+
+
+def test_a_hand_that_reads_two_ways_takes_the_larger():
+    """Issue 2: "For each wait, the largest value it can score"; 111 222 333 is three
+    pungs or three runs: as pungs the hand is 碰碰胡 (seed 002 "四组都是刻子或杠")."""
+    assert _score("xuezhan", "111222333m44499p") == 1
+    assert _score("chengdu", "111222333m44499p") == 1
+    # 11223344556677 (one suit): 123 123 456 456 77 or seven pairs -> 清一色 + 七对
+    assert _score("xuezhan", "11223344556677m") == 4
+
+
+def test_001_longqidui_four_cannot_be_a_kong():
+    """seed 001 龙七对: "注意：四张相同的牌不能杠出。" -- with the four shown as a kong the
+    rest is five pairs: no 七对."""
+    assert _score("chengdu", "1133557799m", (_m(meld.ANGANG, "6m"),)) == -1
+    assert _score("xuezhan", "1133557799m", (_m(meld.ANGANG, "6m"),)) == -1
+
+
+def test_waits_result_void_in_melds_has_no_wait():
+    """seed 002: "胡牌时手牌和碰杠出去的牌里都不能有这一门"; "胡牌时手里只能剩两门" """
+    rs = presets.get("xuezhan")
+    assert calc.waits_result(rs, P("123345789m6p"), (_peng("2p"),), 1) == {"waits": []}
+    assert calc.waits_result(rs, P("123345789m6p"), (_peng("2p"),), 2) == {"waits": ["6p"]}
+    assert calc.waits_result(rs, P("123345789m6p"), (_peng("2p"),), -1) == {"waits": ["6p"]}
+    # three suits counting the meld: no void named, still no wait (两门 only)
+    for void in (-1, 0, 1, 2):
+        assert calc.waits_result(rs, P("123345789m6s"), (_peng("2p"),), void) == {"waits": []}
 
 
 # =============================================================================
