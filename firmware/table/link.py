@@ -64,6 +64,8 @@ class Link:
         self._rxn = 0  # bytes held in _rx
         self._scan = 0  # bytes of _rx already searched for a delimiter
         self._drop = False  # discarding an oversize frame up to its delimiter
+        self._win = self._rxmv  # the free part of _rx, starting at _winat
+        self._winat = 0
         self._body = bytearray(F.MAX_BODY)
         self._bmv = memoryview(self._body)
         self._resp = self._bmv[_DATA : _DATA + F.MAX_PAYLOAD - 1]
@@ -118,7 +120,10 @@ class Link:
                 self._drop = True
                 self._rxn = 0
                 self._scan = 0
-            got = self._read(self._rxmv[self._rxn :])
+            if self._winat != self._rxn:  # idle polls reuse the view: no allocation
+                self._win = self._rxmv[self._rxn :]
+                self._winat = self._rxn
+            got = self._read(self._win)
             if not got:
                 return False
             self._rxn += got

@@ -12,6 +12,8 @@ open_stream() returns (read, write, name) for table.link.Link:
 import select
 import sys
 
+_MP_STREAM_POLL = 3  # py/stream.h ioctl request and flag, as usb-device-cdc uses them
+_MP_STREAM_POLL_RD = 1
 _BUF = 512  # CDC ring buffers, bytes each way; replies longer than this go out over polls
 
 
@@ -31,12 +33,18 @@ class ReplStream:
     def read(self, mv):
         n = 0
         lim = min(len(mv), self._limit)
-        while n < lim and self._poll.poll(0):
+        while n < lim and self._ready():
             if not self._in.readinto(self._one):
                 break
             mv[n] = self._one[0]
             n += 1
         return n
+
+    def _ready(self):
+        # ipoll, unlike poll, allocates no result list
+        for _ in self._poll.ipoll(0):
+            return True
+        return False
 
     def write(self, mv):
         return self._out.write(mv)
@@ -56,4 +64,12 @@ def open_stream():
     except (OSError, ValueError, AttributeError):  # a port without runtime USB
         s = ReplStream()
         return s.read, s.write, "repl"
-    return cdc.readinto, cdc.write, "cdc"
+
+    def read(mv):
+        # CDCInterface.readinto makes a memoryview on every call; asking the
+        # stream first keeps the game loop's idle polls allocation-free
+        if not cdc.ioctl(_MP_STREAM_POLL, _MP_STREAM_POLL_RD):
+            return None
+        return cdc.readinto(mv)
+
+    return read, cdc.write, "cdc"

@@ -419,3 +419,25 @@ def test_events_go_out_between_replies():
     t.pipe.wchunk = 0  # the host is not reading
     assert t.link.send_event(0x41, b"a") is True
     assert t.link.send_event(0x41, b"b") is False  # busy: the caller decides
+
+
+def test_idle_polls_allocate_nothing_on_micropython():
+    import sys
+
+    if sys.implementation.name != "micropython":
+        return  # gc.mem_alloc is MicroPython's; the point is the board's heap
+    import gc
+
+    t = Table()
+    t.link.poll()
+    t.run(req(F.CMD_ECHO, 1, b"warm up"))
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.mem_alloc()
+        for _ in range(2000):
+            t.link.poll()
+        grown = gc.mem_alloc() - before
+    finally:
+        gc.enable()
+    assert grown < 512, grown  # a memoryview per poll would be 32 KB here

@@ -22,7 +22,13 @@ def test_second_cdc_interface_when_the_package_is_there(monkeypatch):
             calls["cdc"] = kw
 
         def readinto(self, mv):
-            return None
+            mv[:2] = b"hi"
+            return 2
+
+        def ioctl(self, req, arg):
+            calls.setdefault("ioctl", []).append((req, arg))
+            return (len(calls["ioctl"]) - 1) % 2  # nothing, then something
+
 
         def write(self, mv):
             return len(mv)
@@ -48,7 +54,10 @@ def test_second_cdc_interface_when_the_package_is_there(monkeypatch):
     assert calls["cdc"]["timeout"] == 0  # never waits inside poll()
     itfs, kw = calls["init"]
     assert kw == {"builtin_driver": True} and isinstance(itfs[0], FakeCDC)
-    assert read(memoryview(bytearray(8))) is None
+    buf = bytearray(8)
+    assert read(memoryview(buf)) is None  # poll says empty: readinto not called
+    assert read(memoryview(buf)) == 2 and buf[:2] == b"hi"
+    assert calls["ioctl"] == [(3, 1), (3, 1)]  # MP_STREAM_POLL, POLL_RD
 
 
 PEER = """
