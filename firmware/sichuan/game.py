@@ -221,7 +221,11 @@ class Game:
         return v if v < 3 else -1
 
     def can_selfwin(self, s):
-        """True if seat s's 3n+2 concealed tiles are a win (自摸 now)."""
+        """True if seat s may declare 自摸 now: it drew this turn (or is the dealer
+        before the first discard: 天胡) and its 3n+2 concealed tiles are a win.
+        A hand completed by a 碰 is no win until a tile is drawn."""
+        if self.drawn < 0 and not (s == self.dealer and self.ndisc == 0 and self.calls == 0):
+            return False
         if void_held(self, s):
             return False
         return shape.is_win(self.hand[s], self._vd(s))
