@@ -62,6 +62,8 @@ class MCP23017:
 
     def init(self, inputs=0xFFFF, pullups=0xFFFF):
         """Direction (1 = input) and pull-ups per bit; bit 0..7 port A, 8..15 B."""
+        if not 0 <= inputs <= 0xFFFF or not 0 <= pullups <= 0xFFFF:
+            raise ValueError("16-bit masks")
         self._write_pair(IODIRA, inputs)
         self._write_pair(IPOLA, 0)
         self._write_pair(GPPUA, pullups)
@@ -75,6 +77,8 @@ class MCP23017:
 
     def write(self, value):
         """Output latches (only bits configured as outputs show on the pins)."""
+        if not 0 <= value <= 0xFFFF:
+            raise ValueError("16-bit value")
         self._write_pair(OLATA, value)
 
     def pin(self, bit):

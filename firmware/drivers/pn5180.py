@@ -199,16 +199,23 @@ class PN5180:
         f[5] = (value >> 24) & 0xFF
         self._frame_out(f)
 
+    def _check(self, reg, value):
+        if not 0 <= reg <= 0xFF or not 0 <= value <= 0xFFFFFFFF:
+            raise ValueError("register 0..255, value 0..0xFFFFFFFF")
+
     def write_register(self, reg, value):
         """WRITE_REGISTER: 32-bit value (0..0xFFFFFFFF)."""
+        self._check(reg, value)
         self._reg_frame(0x00, reg, value)
 
     def or_register(self, reg, mask):
         """WRITE_REGISTER_OR_MASK."""
+        self._check(reg, mask)
         self._reg_frame(0x01, reg, mask)
 
     def and_register(self, reg, mask):
         """WRITE_REGISTER_AND_MASK."""
+        self._check(reg, mask)
         self._reg_frame(0x02, reg, mask)
 
     def _reg_low(self, reg):
@@ -469,6 +476,8 @@ class PN5180:
         """Copy UID k (0..count-1) into the 8-byte buffer `out`."""
         if not 0 <= k < self.count:
             raise IndexError("no UID %d" % k)
+        if len(out) < 8:
+            raise ValueError("UID buffer needs 8 bytes")
         base = k * 8
         for i in range(8):
             out[i] = self.uids[base + i]

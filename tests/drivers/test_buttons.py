@@ -165,6 +165,8 @@ def test_expander_pullups_required():
     ex.init(pullups=0)
     assert ex.read() == 0  # floating inputs without pull-ups read low here
     raises(ValueError, ex.pin, 16)
+    raises(ValueError, ex.write, 0x10000)
+    raises(ValueError, ex.init, -1)
     raises(ValueError, MCP23017, bus, 0x70)
 
 

@@ -82,7 +82,7 @@ def test_text_alert_codes_and_points():
     d.show_text("E 3")
     assert sim.text() == "E 3 "
     d.show_text("P-1.")
-    assert sim.text() == "P-1. "[:5]
+    assert sim.text() == "P-1. "
     d.show_text("H.2")
     assert sim.text() == "H.2  "
     assert sim.digit_bits(0) == 0x76 | 0x80

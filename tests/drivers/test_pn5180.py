@@ -69,6 +69,10 @@ def test_register_write_read_or_and():
     assert d.read_register(0x20) == 0x92345679
     d.and_register(0x20, 0x0000FFFF)
     assert sim.regs[0x20] == 0x5679
+    raises(ValueError, d.write_register, 0x20, -1)
+    raises(ValueError, d.or_register, 0x20, 1 << 32)
+    raises(ValueError, d.write_register, 0x100, 0)
+    assert sim.regs[0x20] == 0x5679
 
 
 def test_empty_field_reads_nothing():
@@ -89,6 +93,9 @@ def test_one_tag():
     assert bytes(out) == t
     assert out[7] == 0xE0
     raises(IndexError, d.uid, 1, out)
+    short = bytearray(4)
+    raises(ValueError, d.uid, 0, short)
+    assert short == bytearray(4)
 
 
 def test_fourteen_tile_rack():
