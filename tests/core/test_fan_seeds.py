@@ -651,6 +651,17 @@ def test_calc_leaves_the_hand_alone():
     assert bytes(c) == before
 
 
+def test_best_wait_counts_meld_copies():
+    """Issue 2: "A wait that needs a fifth copy is not a wait." A 单钓 on 9万 with a 碰
+    of 9万 shown waits on a fifth copy: no wait, so nothing for 查大叫."""
+    rs = presets.get("xuezhan")
+    hand = P("123m456p789p9m")
+    assert fan.best_wait(rs, hand, (_peng("1s"),), 2) == (-1, -1)  # three suits
+    assert fan.best_wait(rs, hand, (_peng("1p"),), 2) == (0, F("9m"))
+    assert fan.best_wait(rs, P("123m456p789p9m"), (_peng("9m"),), 2) == (-1, -1)
+    assert calc.waits_result(rs, hand, (_peng("9m"),), 2) == {"waits": []}
+
+
 def test_waits_result_names_in_face_order():
     """seed 001 坎倒板赶场叫: "11123456万 123 55筒，胡147万带5筒" """
     rs = presets.get("chengdu")
