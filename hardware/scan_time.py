@@ -32,6 +32,7 @@ ANSWER = SOF_UP + 96 * BIT_UP + EOF_UP
 FIELD_SETTLE = 1000.0  # us after RF_ON before the first request (driver settle_us)
 HOST_ROUND = 500.0  # us: LOAD_RF_CONFIG, idle/transceive, RF_STATUS, IRQ clear, SEND_DATA
 HOST_SLOT = 600.0  # us: IRQ/RX_STATUS reads, READ_DATA, the 5-frame EOF sequence
+RELAY_MS = 5.0  # ms per antenna change (driver switch_us), two per seat per cycle
 
 
 def request_us(mask_bits):
@@ -81,6 +82,9 @@ def main():
     rack, _ = expected(14)
     tray8, _ = expected(8)
     tray16, _ = expected(16)
+    rack += RELAY_MS  # rack and tray each start with a relay move
+    tray8 += RELAY_MS
+    tray16 += RELAY_MS
     print("seat, rack 14 + tray 8 : %.0f ms" % (rack + tray8))
     print("seat, rack 14 + tray 16: %.0f ms" % (rack + tray16))
     print("table (4 seats, typical), one reader after the other: %.0f ms" % (4 * (rack + tray8)))

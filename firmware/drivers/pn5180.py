@@ -114,10 +114,12 @@ class PN5180:
     reads, so a dead or unplugged reader raises OSError instead of hanging.
     settle_us: wait after RF_ON before the first request; ISO15693 tags are
     ready within 1 ms of the field appearing (0 for simulated chips).
+    switch_us: extra wait before the first scan after the antenna relay moved
+    (G6K-2F-Y operate/release time is 3 ms max; 0 for simulated chips).
     """
 
     def __init__(self, spi, nss, busy, rst, ant=None, max_tags=24, busy_polls=2000,
-                 irq_polls=400, settle_us=1000):
+                 irq_polls=400, settle_us=1000, switch_us=5000):
         if max_tags < 1:
             raise ValueError("max_tags must be >= 1")
         self.spi = spi
@@ -128,6 +130,8 @@ class PN5180:
         self.busy_polls = busy_polls
         self.irq_polls = irq_polls
         self.settle_us = settle_us
+        self.switch_us = switch_us
+        self._switched = False
         self.max_tags = max_tags
         self.uids = bytearray(8 * max_tags)
         self.count = 0
@@ -298,6 +302,7 @@ class PN5180:
             return
         if which != self.antenna:
             self.rf_off()
+            self._switched = True
         self.ant.value(which)
         self.antenna = which
 
@@ -411,6 +416,10 @@ class PN5180:
         m = self._mask
         for i in range(8):
             m[i] = 0
+        if self._switched:
+            self._switched = False
+            if self.switch_us:
+                sleep_us(self.switch_us)  # relay contacts settled, field still off
         self.rf_on()
         if self.settle_us:
             sleep_us(self.settle_us)

@@ -135,7 +135,7 @@ def test_pico_board_runs_on_the_chip_simulators():
     table = SimTable(pico)
     board = pico.make(SimMachine(table), table)
     for r in board.readers:
-        r.settle_us = 0
+        r.settle_us = r.switch_us = 0
     assert board.init() == []
     # seat 2's rack and tray
     rack = [bytes((i, 2, 0, 0, 0, 1, 4, 0xE0)) for i in range(13)]

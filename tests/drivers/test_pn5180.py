@@ -19,7 +19,7 @@ def make(n_readers=1, **kw):
     drivers = []
     for i in range(n_readers):
         sim = bus.attach(PN5180Sim(seed=i + 1, **kw))
-        d = PN5180(bus, sim.nss, sim.busy, sim.rst, sim.ant, settle_us=0)
+        d = PN5180(bus, sim.nss, sim.busy, sim.rst, sim.ant, settle_us=0, switch_us=0)
         d.init()
         sims.append(sim)
         drivers.append(d)
@@ -154,7 +154,7 @@ def test_antenna_select_switches_the_field():
 def test_capacity_overflow_is_flagged():
     bus = SPIBusSim()
     sim = bus.attach(PN5180Sim())
-    d = PN5180(bus, sim.nss, sim.busy, sim.rst, sim.ant, max_tags=4, settle_us=0)
+    d = PN5180(bus, sim.nss, sim.busy, sim.rst, sim.ant, max_tags=4, settle_us=0, switch_us=0)
     d.init()
     sim.set_tags(0, rand_tags(3, 6))
     assert d.inventory() == 4
@@ -327,7 +327,7 @@ def test_scan_loop_allocates_nothing():
     except ImportError:  # CPython: no heap lock; the loop still runs below
         heap_lock = heap_unlock = None
     pins = [_TogglePin() for _ in range(4)]
-    d = PN5180(_ScriptedSPI(), pins[0], pins[1], pins[2], pins[3], settle_us=0)
+    d = PN5180(_ScriptedSPI(), pins[0], pins[1], pins[2], pins[3], settle_us=0, switch_us=0)
     d.start()
     steps = 0
     if heap_lock:
