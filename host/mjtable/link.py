@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import struct
 import time
 import zlib
@@ -70,46 +71,45 @@ def _sym(k: int) -> int:
     return k + 1 if k < 2 else k + 3
 
 
+_SPECIAL = re.compile(b"[\\x00\\x03\\x04]")
+
+
 def stuff(body: bytes) -> bytes:
     """Stuff a frame body; the result holds no 0x00, 0x03 or 0x04."""
     out = bytearray()
     data = bytes(body) + b"\x00"  # the virtual trailing zero
     start = 0
-    while start < len(data):
-        # the next special byte, but never more than RUN plain bytes ahead
-        end = start
-        limit = min(len(data), start + RUN)
-        while end < limit and data[end] not in SPECIALS:
-            end += 1
-        if end == start + RUN:
+    for m in _SPECIAL.finditer(data):
+        j = m.start()
+        while j - start >= RUN:  # full blocks before the special byte
             out.append(_sym(FULL))
-            out += data[start:end]
-            start = end
-        else:
-            out.append(_sym(SPECIALS.index(data[end]) * RUN + (end - start)))
-            out += data[start:end]
-            start = end + 1
+            out += data[start : start + RUN]
+            start += RUN
+        out.append(_sym(SPECIALS.index(data[j]) * RUN + (j - start)))
+        out += data[start:j]
+        start = j + 1
     return bytes(out)
 
 
 def unstuff(wire: bytes) -> bytes:
     """Inverse of stuff(); ValueError if the bytes are not a valid stuffing."""
+    wire = bytes(wire)
+    if not wire:
+        raise ValueError("empty frame")
+    bad = _SPECIAL.search(wire)
+    if bad:
+        raise ValueError("forbidden byte at %d" % bad.start())
     out = bytearray()
     i = 0
     n = len(wire)
-    if n == 0:
-        raise ValueError("empty frame")
     k = FULL
     while i < n:
         b = wire[i]
-        if b in SPECIALS:
-            raise ValueError("forbidden byte at %d" % i)
         k = b - 1 if b < 3 else b - 3
         run = RUN if k == FULL else k % RUN
-        block = wire[i + 1 : i + 1 + run]
-        if len(block) != run or any(x in SPECIALS for x in block):
-            raise ValueError("bad block at %d" % i)
-        out += block
+        if i + 1 + run > n:
+            raise ValueError("block at %d runs past the end" % i)
+        out += wire[i + 1 : i + 1 + run]
         i += 1 + run
         if k != FULL:
             out.append(SPECIALS[k // RUN])
@@ -239,14 +239,21 @@ class Link:
         status or no reply within the timeout. opening: errors for unreadable
         frames are left-overs from before the session (the table answers in
         order, so none can follow the reply to this request): skip them."""
+        return self.wait(code, self.submit(code, payload, auth), opening)
+
+    def submit(self, code: int, payload: bytes = b"", auth: Optional[bool] = None) -> int:
+        """Send a request without waiting; returns its seq for wait()."""
         if auth is None:
             auth = code in AUTH_CMDS
         if auth and self.key is None:
             raise LinkError(12, msg="this command needs the table key")
         self.seq += 1
-        seq = self.seq
-        wire = frame(code, seq, payload, self.key if auth else None, self.nonce)
-        self.send(wire)
+        self.send(frame(code, self.seq, payload, self.key if auth else None, self.nonce))
+        return self.seq
+
+    def wait(self, code: int, seq: int, opening=False) -> bytes:
+        """The reply data to request (code, seq). Replies come in request order,
+        so requests may be submitted ahead and waited for in turn."""
         deadline = time.monotonic() + self.timeout
         while True:
             got = self.read_frame(deadline)
@@ -321,29 +328,51 @@ class Link:
         idx: int = 0,
         progress: Optional[Callable[[int, int], None]] = None,
         start: bytes = b"",
+        window: int = 8,
     ) -> bytes:
-        """Read a whole object in chunks; `start` resumes after a cut. Verifies the
-        object's CRC and that it did not change while being read."""
+        """Read a whole object in chunks; `start` resumes after a cut. Keeps up to
+        `window` GETs in flight (the table answers in order), so a pull is not one
+        round trip per chunk. Verifies the object's CRC and that it did not change
+        while being read."""
         chunk = self.max_payload - 9
         out = bytearray(start)
-        first = None
-        while True:
-            data = self.request(CMD_GET, struct.pack("<BHIH", kind, idx, len(out), chunk))
-            total, crc = struct.unpack_from("<II", data)
-            if first is None:
-                first = (total, crc)
-            elif (total, crc) != first:
-                raise LinkError(0, msg="object changed during the transfer")
-            out += data[8:]
-            if progress:
-                progress(len(out), total)
-            if len(out) >= total:
-                break
-            if len(data) == 8:
-                raise LinkError(0, msg="table sent no data before the end")
+
+        def get(off):
+            return self.submit(CMD_GET, struct.pack("<BHIH", kind, idx, off, chunk))
+
+        data = self.wait(CMD_GET, get(len(out)))  # the first reply gives the size
+        total, crc = struct.unpack_from("<II", data)
+        out += data[8:]
+        inflight: deque = deque()
+        ahead = len(out)
+        try:
+            while len(out) < total:
+                while len(inflight) < window and ahead < total:
+                    inflight.append(get(ahead))
+                    ahead += chunk
+                data = self.wait(CMD_GET, inflight.popleft())
+                if struct.unpack_from("<II", data) != (total, crc):
+                    raise LinkError(0, msg="object changed during the transfer")
+                if len(data) == 8:
+                    raise LinkError(0, msg="table sent no data before the end")
+                out += data[8:]
+                if progress:
+                    progress(len(out), total)
+        finally:
+            self._drain(inflight)
+        if progress and not start and total <= chunk:
+            progress(len(out), total)
         if zlib.crc32(out) != crc or len(out) != total:
             raise LinkError(15, msg="object CRC mismatch after transfer")
         return bytes(out)
+
+    def _drain(self, inflight) -> None:
+        # after a failure, take the replies still owed so the next request starts clean
+        for seq in inflight:
+            try:
+                self.wait(CMD_GET, seq)
+            except LinkError:
+                pass
 
     def put_object(
         self,
