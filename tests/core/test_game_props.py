@@ -1,0 +1,151 @@
+"""Properties over seeded random hands (same seeds, same hands on both
+interpreters): payments sum to zero, tiles are conserved, an illegal action
+is refused and changes nothing, a hand log replays to the same state, and
+CPython and MicroPython agree on every hand (checksums below were taken on
+CPython; this file asserts them on both)."""
+
+from gamekit import Rng, play
+from sichuan import game as G
+from sichuan import handlog, presets
+from sichuan.settle import EV_REFUSED
+
+HANDS = 12
+
+
+def _direction(rs, seed):
+    from sichuan import ruleset as R
+
+    dirs = [d for d in (1, 2, 4) if rs[R.P_HSZ_DIRS] & d and (d != 4 or rs[R.P_PLAYERS] == 4)]
+    return dirs[seed % len(dirs)]
+
+
+def _hands(name, n=HANDS, **kw):
+    rs = presets.get(name)
+    for seed in range(n):
+        yield rs, seed, play(rs, seed, dealer=seed % 4, direction=_direction(rs, seed), **kw)
+
+
+def test_payments_sum_to_zero_and_tiles_conserved():
+    for name in presets.names():
+        for _rs, seed, g in _hands(name):
+            assert g.phase == G.PH_END, (name, seed)
+            assert sum(g.delta) == 0, (name, seed, g.delta)
+            assert bytes(g.located()) == bytes(g.seen), (name, seed)
+            assert sum(g.seen) + g.wall == g.total == 108
+            for f in range(27):
+                assert g.seen[f] <= 4
+
+
+def _probe(g, rng, wall):
+    """Try random actions; each illegal one must be refused and change nothing."""
+    for _ in range(3):
+        kind = rng.below(11)
+        seat = rng.below(5)
+        arg = rng.below(30) - 1
+        if kind in (G.DEAL, G.EXCHANGE):
+            arg = [rng.below(27) for _ in range(rng.below(15))]
+        a = (kind, seat, arg, 0)
+        before = g.snapshot()
+        r = g.check(a)
+        assert g.snapshot() == before
+        if r:
+            ev = g.apply(a)
+            assert ev == [(EV_REFUSED, seat, r, kind)]
+            assert g.snapshot() == before
+
+
+def test_illegal_actions_change_nothing():
+    for name in ("xuezhan", "xueliu", "tfmj-2024", "chengdu"):
+        for _rs, _seed, g in _hands(name, 4, probe=_probe):
+            assert sum(g.delta) == 0
+
+
+def test_logs_replay_to_the_same_state():
+    for name in presets.names():
+        rs = presets.get(name)
+        for seed in range(4):
+            d = seed % 4
+            log = handlog.Writer(rs.crc(), 4, d, _direction(rs, seed), 1000)
+            g = play(rs, seed, dealer=d, direction=_direction(rs, seed), log=log)
+            g2 = handlog.replay(rs, log.buf)
+            assert g2.snapshot() == g.snapshot() and g2.delta == g.delta
+            head, recs = handlog.decode(log.buf)
+            delta = [0, 0, 0, 0]
+            for r in recs:
+                if r[0] == handlog.REC_PAY:
+                    delta[r[1]] -= r[3]
+                    delta[r[2]] += r[3]
+            assert delta == g.delta
+            acts = [r[1] for r in recs if r[0] == handlog.REC_ACTION]
+            play_acts = [a for a in acts if a[0] not in (G.DEAL, G.EXCHANGE)]
+            size = len(log.buf) - handlog.HEADER_LEN
+            for r in recs:
+                if r[0] == handlog.REC_PAY:
+                    size -= 2 + (1 if r[3] < 128 else 2)
+                elif r[1][0] in (G.DEAL, G.EXCHANGE):
+                    size -= 2 + len(r[1][2]) + 2
+            assert size < 8 * len(play_acts)  # under 8 bytes per action record
+
+
+def test_replay_detects_a_changed_payment_and_ruleset():
+    from check import raises
+
+    rs = presets.get("xuezhan")
+    log = handlog.Writer(rs.crc(), 4, 0, 2, 0)
+    play(rs, 3, dealer=0, direction=2, log=log)
+    head, recs = handlog.decode(log.buf)
+    assert any(r[0] == handlog.REC_PAY for r in recs)
+    buf = bytearray(log.buf)
+    i = handlog.HEADER_LEN
+    # find the first payment record and change its amount
+    while buf[i] >> 3 != handlog.K_PAY:
+        k = buf[i] >> 3
+        i += 1
+        if k in (G.DEAL, G.EXCHANGE):
+            i += 1 + buf[i]
+        elif k in (G.DINGQUE, G.DRAW, G.DISCARD, G.BUGANG, G.ANGANG, G.HU):
+            i += 1
+        while buf[i] & 0x80:
+            i += 1
+        i += 1
+    buf[i + 2] += 1
+    raises(ValueError, handlog.replay, rs, buf)
+    raises(ValueError, handlog.replay, presets.get("xueliu"), log.buf)
+    raises(ValueError, handlog.decode, log.buf[:-1] + b"\xff")
+
+
+def _digest(name, n):
+    h = 0
+    for _rs, _seed, g in _hands(name, n):
+        for d in g.delta:
+            h = (h * 31 + d + 1000) & 0xFFFFFFFF
+        h = (h * 31 + g.nwins) & 0xFFFFFFFF
+    return h
+
+
+DIGESTS = {
+    "xuezhan": 382734306, "xueliu": 3260846143, "tfmj-2024": 3705385985,
+    "chengdu": 289125408, "games456": 114793450, "bloodshed": 1006385404,
+}
+
+
+def test_both_interpreters_agree():
+    got = {name: _digest(name, 6) for name in presets.names()}
+    for name, want in DIGESTS.items():
+        assert got[name] == want, (name, got[name])
+
+
+def test_match_totals_and_ranking():
+    rs = presets.get("xuezhan")
+    m = G.Match(rs, dealer=0)
+    rng = Rng(7)
+    while not m.over():
+        g = m.new_game(direction=2)
+        g2 = play(rs, rng.below(1000), dealer=g.dealer, direction=2)
+        m.finish(g2)
+    assert m.hand_no == rs[37] == 8 and len(m.history) == 8
+    assert sum(m.totals) == 4 * 100
+    r = m.ranking()
+    assert sorted(r) == [0, 1, 2, 3]
+    for i in range(3):
+        assert m.totals[r[i]] >= m.totals[r[i + 1]]
