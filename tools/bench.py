@@ -191,6 +191,10 @@ def board_projection(mp):
         out[key + "_ms_board_projected"] = us * CALIBRATION / 1000
         us_plain = 1e6 / mp["plainrec"][key + "_per_s"]
         out[key + "_plainrec_ms_board_projected"] = us_plain * CALIBRATION / 1000
+    if "waits_fan_per_s" in mp["ours"]:
+        us = 1e6 / mp["ours"]["waits_fan_per_s"]
+        out["waits_fan_us_unix"] = us
+        out["waits_fan_ms_board_projected"] = us * CALIBRATION / 1000
     return out
 
 
@@ -281,7 +285,7 @@ def core_table(res):
         "rules core benchmark (%d waits hands, %d win hands, seed %d%s)"
         % (hd["waits"], hd["wins"], hd["seed"], ", QUICK" if res["meta"]["quick"] else ""),
         "",
-        "%-28s %10s %10s" % ("calls per second", "waits", "wins"),
+        "%-28s %10s %10s %10s" % ("calls per second", "waits", "wins", "waits+fan"),
     ]
     rows = (
         ("sichuan.shape  CPython", cp["ours"]),
@@ -291,7 +295,8 @@ def core_table(res):
         ("plainrec       MicroPython", mp["plainrec"]),
     )
     for name, d in rows:
-        lines.append("%-28s %s %s" % (name, _rate(d["waits_per_s"]), _rate(d["wins_per_s"])))
+        lines.append("%-28s %s %s %s" % (name, _rate(d["waits_per_s"]), _rate(d["wins_per_s"]),
+                                         _rate(d.get("waits_fan_per_s"))))
     lines += [
         "",
         "%-28s %10s %10s" % ("ratios (ours / other)", "waits", "wins"),
@@ -306,6 +311,9 @@ def core_table(res):
         "  waits %.1f us unix -> %.2f ms board (plainrec %.2f ms); win check %.1f us -> %.2f ms"
         % (b["waits_us_unix"], b["waits_ms_board_projected"],
            b["waits_plainrec_ms_board_projected"], b["wins_us_unix"], b["wins_ms_board_projected"]),
+        "  waits + fan %s" % ("%.1f us unix -> %.2f ms board" % (
+            b["waits_fan_us_unix"], b["waits_fan_ms_board_projected"])
+            if "waits_fan_us_unix" in b else "-"),
         "",
         "heap (micropython -X heapsize=%s), bytes one warm call allocates, worst hand:"
         % h["heapsize"],

@@ -34,6 +34,7 @@ N_WAITS = 300  # hands per list; the same lists on every interpreter
 N_WINS = 300
 BUDGET_S = 1.5  # seconds per figure (split over ROUNDS rounds)
 QUICK_S = 0.03
+PRESET = "xuezhan"  # ruleset of the fan calls (seed 002, 血战到底)
 # 13 tiles of one suit (清一色) waiting on all nine faces: the heaviest waits + fan.
 HEAVY = "1112345678999m"
 
@@ -124,10 +125,19 @@ def core_specs(w, h):
     ]
 
 
+def fan_specs(w):
+    """The waits + fan call (see waits_fan_call) once sichuan.fan exists."""
+    fan, presets = _fan_modules()
+    if fan is None:
+        return []
+    return [("ours", "waits_fan", waits_fan_call(fan, presets.get(PRESET)), fan_items(w))]
+
+
 def core_rates(budget_s, extra=None):
     """Rates of sichuan.shape and plainrec (plus `extra` specs) on this interpreter."""
     w, h = hands()
-    r = rates(core_specs(w, h) + (extra(w, h) if extra else []), budget_s)
+    specs = core_specs(w, h) + fan_specs(w) + (extra(w, h) if extra else [])
+    r = rates(specs, budget_s)
     r["hands"] = hands_meta(w, h)
     return r
 
@@ -141,14 +151,29 @@ def _fan_modules():
     return fan, presets
 
 
-def waits_fan_call(fan, rs):
-    """One 'waits + fan' call: the waits, then the fan of winning on each wait."""
-    out = bytearray(24)
-    melds = ()
+def fan_items(hand_list):
+    """(counts, melds, limit) per hand: its shown 碰 and the copies they hold."""
+    from sichuan import meld
 
-    def call(c):
+    items = []
+    for c in hand_list:
+        limit = bytearray(27)
+        melds = []
+        for f in benchhands.meld_faces(c):
+            melds.append(meld.make(meld.PENG, f))
+            limit[f] = 3
+        items.append((c, tuple(melds), limit))
+    return items
+
+
+def waits_fan_call(fan, rs):
+    """One 'waits + fan' call on an item: waits, then the fan of winning on each."""
+    out = bytearray(24)
+
+    def call(item):
+        c, melds, limit = item
         best = -1
-        for f in shape.waits(c):
+        for f in shape.waits(c, -1, limit):
             c[f] += 1
             v = fan.score(rs, c, melds, -1, 0, out)
             c[f] -= 1
@@ -159,26 +184,27 @@ def waits_fan_call(fan, rs):
     return call
 
 
-def _grown(call, c):
-    """Bytes one warm call(c) allocates (collector off, so nothing is freed)."""
-    call(c)  # warm: first-call allocations (interning, caches) are not per call
+def _grown(call, x):
+    """Bytes one warm call(x) allocates (collector off, so nothing is freed)."""
+    call(x)  # warm: first-call allocations (interning, caches) are not per call
     gc.collect()
     gc.disable()
     a = gc.mem_alloc()
-    call(c)
+    call(x)
     grown = gc.mem_alloc() - a
     gc.enable()
     return grown
 
 
-def _worst(call, hand_list):
+def _worst(call, items):
+    """(bytes, hand text) of the item whose call allocates most."""
     worst = 0
     worst_hand = ""
-    for c in hand_list:
-        grown = _grown(call, c)
+    for x in items:
+        grown = _grown(call, x)
         if grown > worst:
             worst = grown
-            worst_hand = tiles.to_text(c)
+            worst_hand = tiles.to_text(x[0] if isinstance(x, tuple) else x)
     return worst, worst_hand
 
 
@@ -197,8 +223,9 @@ def heap(preset):
     if fan is not None:
         rs = presets.get(preset)
         res["preset"] = preset
-        peak, hand = _worst(waits_fan_call(fan, rs), hand_list)
-        res["best_wait_bytes"] = _worst(lambda c: fan.best_wait(rs, c), hand_list)[0]
+        items = fan_items(hand_list)
+        peak, hand = _worst(waits_fan_call(fan, rs), items)
+        res["best_wait_bytes"] = _worst(lambda x: fan.best_wait(rs, x[0], x[1]), items)[0]
     else:
         peak, hand = waits_b, waits_hand
     res["peak_call_bytes"] = peak  # the target: waits + fan (waits alone before fan existed)
@@ -216,7 +243,7 @@ def main(argv):
     if mode == "heap":
         if not MICRO:
             raise SystemExit("heap mode needs MicroPython (gc.mem_alloc)")
-        print(json.dumps(heap("xuezhan")))
+        print(json.dumps(heap(PRESET)))
     elif mode == "speed":
         print(json.dumps(core_rates(QUICK_S if quick else BUDGET_S)))
     else:

@@ -10,6 +10,7 @@ some with melds already down (so 10 or 7 concealed tiles), some seven pairs.
 
 - `win_hands(n)`: 3k+2 tiles; about two thirds are wins built from groups and
   a pair (or seven pairs), the rest have one tile swapped (mostly not wins).
+- `meld_faces(c)`: the 碰 a short hand has shown, for fan scoring.
 - `wait_hands(n)`: 3k+1 tiles; a win minus one tile (ready, at least one
   wait), a third of them with one more tile swapped (near-ready, mostly
   no wait). These are the hands a 查叫 or a hint check sees.
@@ -142,6 +143,23 @@ def wait_hands(n, seed=SEED + 1):
         if i % 3 == 2:
             _swap_one(rng, c)
         out.append(c)
+    return out
+
+
+def meld_faces(c):
+    """Faces of the 碰 a hand of c's size has shown (13 - tiles) // 3 of them.
+
+    Deterministic: the lowest faces absent from c in the suits c uses (so
+    no fifth copy and no new suit); enough for fan scoring to see full hands.
+    """
+    k = (13 - sum(c)) // 3
+    out = []
+    for f in range(27):
+        if len(out) == k:
+            break
+        o = f - f % 9
+        if c[f] == 0 and sum(c[o:o + 9]):
+            out.append(f)
     return out
 
 

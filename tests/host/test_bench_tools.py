@@ -60,6 +60,14 @@ def test_plainrec_agrees_with_core_on_bench_hands():
             assert plainrec.is_win(c, void) == shape.is_win(c, void), (tiles.to_text(c), void)
 
 
+def test_meld_faces_fill_short_hands_to_fourteen_without_a_fifth_copy():
+    for c in WAITS:
+        faces = benchhands.meld_faces(c)
+        assert _total(c) + 3 * len(faces) == 13
+        for f in faces:
+            assert c[f] == 0 and sum(c[f - f % 9:f - f % 9 + 9]) > 0  # a suit already held
+
+
 def test_plainrec_respects_limit_like_core():
     limit = bytearray(27)
     for c in WAITS[:100]:
@@ -124,6 +132,10 @@ def test_bench_quick_writes_all_keys(tmp_path):
                 assert core["rates"][interp][impl][key] > 0, (interp, impl, key)
     for key in ("waits_vs_plainrec_cpython", "waits_vs_plainrec_micropython", "waits_vs_mahjong"):
         assert core["ratios"][key] > 0
+    if core["heap"]["with_fan"]:  # once sichuan.fan exists, the waits + fan call is timed too
+        assert core["rates"]["micropython"]["ours"]["waits_fan_per_s"] > 0
+        assert core["board"]["waits_fan_ms_board_projected"] > 0
+        assert core["heap"]["best_wait_bytes"] >= 0
     assert core["board"]["factor"] == 130
     assert core["board"]["waits_ms_board_projected"] > 0
     assert core["heap"]["peak_call_bytes"] >= 0 and core["heap"]["heapsize"]
