@@ -364,6 +364,31 @@ def test_host_link_put_resumes_after_a_lost_reply():
     assert h.get_object(KIND, 0, start=data[:1234]) == data
 
 
+def test_pipelined_get_survives_a_lost_reply():
+    t = FwTable()
+    loop = Loop(t)
+    h = H.Link(loop, key=KEY, timeout=0.05)
+    h.hello()
+    data = random.Random(3).randbytes(20000)
+    h.put_object(KIND, 1, data)
+    sent = {"n": 0}
+    orig = loop.write
+
+    def lossy(b):
+        sent["n"] += 1
+        if sent["n"] == 4:  # the reply to the 4th GET is lost on the way back
+            loop.drop = 1
+        orig(b)
+
+    loop.write = lossy
+    with pytest.raises(H.LinkError):
+        h.get_object(KIND, 1)
+    loop.write = orig
+    assert h.echo(b"in step") == b"in step"  # the replies still owed were drained
+    assert h.get_object(KIND, 1, window=3) == data
+    assert h.get_object(KIND, 1, start=data[:5000], window=1) == data
+
+
 def test_host_link_refuses_changes_without_key():
     t = FwTable()
     h = H.Link(Loop(t), key=None, timeout=0.05)
