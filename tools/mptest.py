@@ -39,6 +39,7 @@ def run_folder(folder, totals):
 
 def main():
     sys.path.insert(0, ROOT + "/firmware")
+    sys.path.insert(0, ROOT + "/tests/core")  # check.py, shared by every dual suite
     folders = sys.argv[1:] or ["tests/core"]
     totals = [0, 0]
     for folder in folders:

@@ -78,16 +78,22 @@ def _terminal_groups(counts):
     for o in (0, 9, 18):
         if counts[o + 3] or counts[o + 4] or counts[o + 5]:
             return False
-        for lo, mid, hi in ((o, o + 1, o + 2), (o + 8, o + 7, o + 6)):
-            k = counts[mid]  # 2s and 8s only sit in runs 123 / 789
-            if counts[hi] != k or counts[lo] < k:
-                return False
-            left = counts[lo] - k
-            if left == 2:
-                pairs += 1
-            elif left not in (0, 3):
-                return False
+        low = _end_left(counts, o, 1)
+        high = _end_left(counts, o + 8, -1)
+        if low < 0 or high < 0:
+            return False
+        pairs += (low == 2) + (high == 2)
     return pairs == 1
+
+
+def _end_left(counts, end, step):
+    """Tiles at a terminal (1 or 9) left after the runs 123/789 that 2s/8s force;
+    -1 if they cannot be a pair, a pung or nothing."""
+    k = counts[end + step]  # 2s and 8s only sit in runs 123 / 789
+    if counts[end + 2 * step] != k or counts[end] < k:
+        return -1
+    left = counts[end] - k
+    return left if left in (0, 2, 3) else -1
 
 
 def _all_pungs(counts):
