@@ -212,13 +212,23 @@ def targets(r, heap, mpy):
     return out
 
 
-def _git_commit():
+def _git(*args):
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                             capture_output=True, text=True, check=False)
-        return out.stdout.strip() or None
+        out = subprocess.run(["git"] + list(args), cwd=ROOT, capture_output=True, text=True,
+                             check=False)
+        return out.stdout.strip() if out.returncode == 0 else None
     except OSError:
         return None
+
+
+def _git_commit():
+    return _git("rev-parse", "--short", "HEAD") or None
+
+
+def _core_dirty():
+    """True if firmware/sichuan differs from the commit (figures are of the working tree)."""
+    st = _git("status", "--porcelain", "--", "firmware/sichuan")
+    return None if st is None else bool(st)
 
 
 def core_section(quick):
@@ -261,6 +271,7 @@ def run(quick, only=None):
         "schema": SCHEMA,
         "quick": quick,
         "commit": _git_commit(),
+        "core_uncommitted_changes": _core_dirty(),
         "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "seconds": round(time.time() - t0, 1),
         "python": sys.version.split()[0],
