@@ -5,8 +5,8 @@ CPython and MicroPython agree on every hand (checksums below were taken on
 CPython; this file asserts them on both)."""
 
 from gamekit import Rng, play
+from sichuan import claims, handlog, presets
 from sichuan import game as G
-from sichuan import handlog, presets
 from sichuan.settle import EV_REFUSED
 
 HANDS = 12
@@ -149,3 +149,56 @@ def test_match_totals_and_ranking():
     assert sorted(r) == [0, 1, 2, 3]
     for i in range(3):
         assert m.totals[r[i]] >= m.totals[r[i + 1]]
+
+
+def _alloc_per_call(fn, *args):
+    """Heap bytes one call allocates once warm (MicroPython; 0 on CPython)."""
+    import gc
+
+    if not hasattr(gc, "mem_alloc"):
+        return 0
+    fn(*args)
+    gc.collect()
+    before = gc.mem_alloc()
+    for _ in range(20):
+        fn(*args)
+    return (gc.mem_alloc() - before) // 20
+
+
+def _adjudicate(g, f, cold):
+    m = 0
+    for s in (1, 2, 3):
+        if cold:
+            g._w[s] = -1
+        m |= claims.discard_mask(g, s, f)
+    return m
+
+
+def test_discard_adjudication_allocates_nothing():
+    # issue 3 / DESIGN 4: the claim check of three seats on a discard is the hot path
+    from gamekit import rules, table
+
+    hands = (
+        "5m 123m 789m 234p 456p 9p",
+        "46m 111p 789p 234p 55p",
+        "5m 234m 456m 777m 888m",
+        "234s 456s 11s 88s 789p",
+    )
+    g = table(rules("xuezhan"), hands, (2, 2, 1, 0))
+    for f in (4, 9, 13, 25):
+        assert _alloc_per_call(_adjudicate, g, f, False) == 0
+        assert _alloc_per_call(_adjudicate, g, f, True) == 0
+
+
+def test_game_state_fits_in_8k():
+    import gc
+
+    if not hasattr(gc, "mem_alloc"):
+        return
+    rs = presets.get("xuezhan")
+    gc.collect()
+    before = gc.mem_alloc()
+    g = G.Game(rs, 0, G.DIR_NEXT)
+    gc.collect()
+    assert gc.mem_alloc() - before < 8192
+    assert g.phase == G.PH_DEAL
