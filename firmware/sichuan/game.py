@@ -330,7 +330,11 @@ class Game:
             if self.phase != PH_DISCARD:
                 return BAD_PHASE
             if kind == HU:
-                return 0 if self.can_selfwin(s) else NOT_A_WIN
+                if not self.can_selfwin(s):
+                    return NOT_A_WIN
+                # the scorer must agree (a ruleset it cannot score is no win)
+                v = fan.score(self.rs, self.hand[s], self.meld_list(s), self._vd(s), 0)
+                return 0 if v >= 0 else NOT_A_WIN
             r = self._face_ok(arg)
             if r:
                 return r
@@ -474,6 +478,8 @@ class Game:
             return NO_CLAIM
         if kind != HU and m & C_HU and claims.forced(self):
             return MUST_WIN
+        if kind == HU and self.discard_win_fan(s, self.pend, 0) < 0:
+            return NOT_A_WIN
         return 0
 
     # ----- applying ------------------------------------------------------
