@@ -1,0 +1,229 @@
+"""Scanning: each seat's rack and tray read in turn, filtered into where each
+physical tile is.
+
+Places: place = seat * 2 + antenna (ANT_RACK 0, ANT_TRAY 1), 0..7 for four
+seats. NOWHERE (255) = on no antenna (in the wall, discarded, in a hand).
+
+The filter never trusts one read (per tile, all counts in scans of a place):
+- a tile on no antenna arrives at place P once P has seen it in `arrive`
+  consecutive scans;
+- a tile at place Q moves to P once P has seen it `arrive` times in a row and
+  Q's latest scan missed it (a tile lifted from the rack onto the tray);
+- a tile at Q that P keeps seeing while Q still sees it is in two places
+  (`dual`): it stays at Q and the controller raises an alert until one of
+  the two places has missed it `gone` times;
+- a tile at Q is gone once Q has missed it in `gone` consecutive scans.
+A UID that is not enrolled counts as an unknown tag at a place once seen in
+`arrive` consecutive scans of that place (a phantom read is random and does
+not repeat). All state is bytearrays sized at construction; a scan allocates
+nothing.
+"""
+
+from drivers.pn5180 import ANT_RACK, ANT_TRAY
+from micropython import const
+
+TILES = const(108)
+NOWHERE = const(255)
+PLACES_PER_SEAT = const(2)
+
+
+def place(seat, antenna):
+    return seat * 2 + antenna
+
+
+def seat_of(p):
+    return p >> 1
+
+
+class Scanner:
+    """readers: one PN5180 driver per seat (its rack and tray antennas).
+    enroll: table.enroll.Enrollment."""
+
+    def __init__(self, readers, enroll, arrive=2, gone=4):
+        if arrive < 1 or gone < 1:
+            raise ValueError("arrive and gone are >= 1 scans")
+        self.readers = readers
+        self.enroll = enroll
+        self.arrive = arrive
+        self.gone = gone
+        n = len(readers) * PLACES_PER_SEAT
+        self.places = n
+        self.loc = bytearray(b"\xff" * TILES)
+        self.miss = bytearray(TILES)
+        self.cand = bytearray(b"\xff" * TILES)
+        self.cand_n = bytearray(TILES)
+        self.cmiss = bytearray(TILES)  # scans of the second place that missed a dual tile
+        self.dual = bytearray(TILES)
+        self.unknown = bytearray(n)  # consecutive scans with an unknown tag, per place
+        self.unknown_uid = bytearray(8 * n)  # the last unknown UID seen at each place
+        self.errors = bytearray(n)  # reader errors per place (saturating)
+        self.scans = 0
+        self.changes = 0  # bumped on every confirmed change (observers poll it)
+        self.pending = 0  # tiles on their way to a new place (candidates)
+        self._seen = bytearray(TILES)
+
+    # --- reading -------------------------------------------------------
+
+    def scan_seat(self, seat):
+        """Inventory seat's rack then tray and update the filter (blocking)."""
+        r = self.readers[seat]
+        for ant in (ANT_RACK, ANT_TRAY):
+            p = seat * 2 + ant
+            try:
+                r.select_antenna(ant)
+                r.inventory()
+            except OSError:
+                if self.errors[p] < 255:
+                    self.errors[p] += 1
+                continue  # an unreadable place is not evidence that tiles left
+            self.errors[p] = 0
+            self.update(p, r.uids, r.count)
+
+    def update(self, p, uids, count):
+        """Feed one scan of place p: `count` UIDs of 8 bytes in `uids`."""
+        self.scans += 1
+        seen = self._seen
+        unk = False
+        en = self.enroll
+        for k in range(count):
+            t = en.lookup(uids, 8 * k)
+            if t < 0:
+                if not unk:
+                    b = 8 * p
+                    for i in range(8):
+                        self.unknown_uid[b + i] = uids[8 * k + i]
+                unk = True
+            else:
+                seen[t] = 1
+        if unk:
+            if self.unknown[p] < 255:
+                if self.unknown[p] + 1 == self.arrive:
+                    self.changes += 1
+                self.unknown[p] += 1
+        elif self.unknown[p]:
+            if self.unknown[p] >= self.arrive:
+                self.changes += 1
+            self.unknown[p] = 0
+        loc = self.loc
+        cand = self.cand
+        pend = 0
+        for t in range(TILES):
+            if seen[t]:
+                seen[t] = 0
+                self._seen_at(t, p)
+            elif loc[t] == p:
+                self._missed_home(t)
+            elif cand[t] == p:
+                self._missed_cand(t)
+            if cand[t] != NOWHERE:
+                pend += 1
+        self.pending = pend
+
+    def _seen_at(self, t, p):
+        loc = self.loc
+        if loc[t] == p:
+            self.miss[t] = 0
+            return
+        if self.cand[t] == p:
+            if self.cand_n[t] < 255:
+                self.cand_n[t] += 1
+        else:
+            self.cand[t] = p
+            self.cand_n[t] = 1
+        self.cmiss[t] = 0
+        if self.cand_n[t] < self.arrive:
+            return
+        if loc[t] == NOWHERE or (self.miss[t] and not self.dual[t]):
+            self._settle(t, p)
+        elif not self.dual[t]:
+            self.dual[t] = 1
+            self.changes += 1
+
+    def _settle(self, t, p):
+        self.loc[t] = p
+        self.miss[t] = 0
+        self.cand[t] = NOWHERE
+        self.cand_n[t] = 0
+        self.cmiss[t] = 0
+        if self.dual[t]:
+            self.dual[t] = 0
+        self.changes += 1
+
+    def _missed_home(self, t):
+        self.miss[t] += 1
+        if self.miss[t] < self.gone:
+            return
+        # gone from its place; if another place holds it firmly, it is there
+        if self.cand[t] != NOWHERE and self.cand_n[t] >= self.arrive:
+            self._settle(t, self.cand[t])
+            return
+        self.loc[t] = NOWHERE
+        self.miss[t] = 0
+        self.dual[t] = 0
+        self.changes += 1
+
+    def _missed_cand(self, t):
+        if not self.dual[t]:
+            self.cand[t] = NOWHERE
+            self.cand_n[t] = 0
+            return
+        self.cmiss[t] += 1
+        if self.cmiss[t] >= self.gone:
+            self.cand[t] = NOWHERE
+            self.cand_n[t] = 0
+            self.cmiss[t] = 0
+            self.dual[t] = 0
+            self.changes += 1
+
+    # --- queries -------------------------------------------------------
+
+    def count_at(self, p):
+        n = 0
+        for t in range(TILES):
+            if self.loc[t] == p:
+                n += 1
+        return n
+
+    def faces_at(self, p, counts):
+        """Fill counts (bytearray(27)) with the faces at place p; returns the total."""
+        for f in range(27):
+            counts[f] = 0
+        n = 0
+        for t in range(TILES):
+            if self.loc[t] == p:
+                counts[t >> 2] += 1
+                n += 1
+        return n
+
+    def dual_seat(self):
+        """A seat that has a tile seen in two places (the tile's home), or -1."""
+        for t in range(TILES):
+            if self.dual[t]:
+                return seat_of(self.cand[t]) if self.cand[t] != NOWHERE else seat_of(self.loc[t])
+        return -1
+
+    def unknown_seat(self):
+        """A seat with an unknown tag standing on one of its antennas, or -1."""
+        for p in range(self.places):
+            if self.unknown[p] >= self.arrive:
+                return seat_of(p)
+        return -1
+
+    def empty(self):
+        """No tile on any antenna and no tile on its way to one."""
+        for t in range(TILES):
+            if self.loc[t] != NOWHERE or self.cand[t] != NOWHERE:
+                return False
+        return True
+
+    def reset(self):
+        """Forget every tile (a new table layout)."""
+        for t in range(TILES):
+            self.loc[t] = NOWHERE
+            self.cand[t] = NOWHERE
+            self.miss[t] = 0
+            self.cand_n[t] = 0
+            self.cmiss[t] = 0
+            self.dual[t] = 0
+        self.pending = 0
+        self.changes += 1

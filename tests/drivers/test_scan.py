@@ -1,0 +1,145 @@
+from tablekit import Rig, tile_uid
+
+try:
+    from check import raises
+except ImportError:
+    import sys
+
+    sys.path.append(__file__.rsplit("/", 2)[0] + "/core")
+    from check import raises
+
+from table import store
+from table.enroll import Enrollment
+from table.scan import NOWHERE, Scanner
+
+
+def test_enroll_lookup_and_refusals():
+    e = Enrollment()
+    e.set(5, tile_uid(5))
+    e.set(107, tile_uid(107))
+    assert e.lookup(tile_uid(5)) == 5 and e.lookup(tile_uid(107)) == 107
+    assert e.lookup(tile_uid(6)) == -1
+    raises(ValueError, e.set, 6, tile_uid(5))  # one UID, two tiles
+    assert e.lookup(tile_uid(5)) == 5 and e.count == 2
+    raises(ValueError, e.set, 108, tile_uid(9))
+    raises(ValueError, e.set, 3, b"\x00" * 8)
+    e.set(5, tile_uid(40))  # re-enroll a tile with a new tag
+    assert e.lookup(tile_uid(5)) == -1 and e.lookup(tile_uid(40)) == 5
+    assert e.uid(5) == tile_uid(40) and e.uid(6) is None
+
+
+def test_enroll_blob_roundtrip_and_bad_blob():
+    e = Enrollment()
+    for t in range(108):
+        e.set(t, tile_uid(t))
+    assert e.complete()
+    f = Enrollment()
+    f.load_blob(bytes(e.uids))
+    assert all(f.lookup(tile_uid(t)) == t for t in range(108))
+    bad = bytearray(e.uids)
+    bad[8:16] = bad[0:8]
+    raises(ValueError, f.load_blob, bad)
+    assert f.lookup(tile_uid(1)) == 1  # unchanged
+    raises(ValueError, f.load_blob, b"\x01" * 10)
+
+
+def test_enroll_save_load(tmp="/tmp"):
+    import os
+
+    path = "%s/mj_enroll_%d" % (tmp, os.getpid() if hasattr(os, "getpid") else 1)
+    e = Enrollment()
+    e.set(12, tile_uid(12))
+    e.save(path)
+    f = Enrollment()
+    assert f.load(path) == store.OK and f.lookup(tile_uid(12)) == 12
+    assert Enrollment().load(path + ".none") == store.MISSING
+    os.remove(path)
+
+
+def test_arrival_needs_two_scans():
+    rig = Rig()
+    rig.put(0, 0, [1, 2, 3])
+    rig.cycle()
+    assert rig.scanner.loc[1] == NOWHERE and rig.scanner.pending == 3
+    rig.cycle()
+    assert [rig.scanner.loc[t] for t in (1, 2, 3)] == [0, 0, 0]
+    assert rig.scanner.pending == 0 and rig.scanner.count_at(0) == 3
+
+
+def test_gone_only_after_n_missing_scans():
+    rig = Rig(gone=3)
+    rig.put(1, 0, [10, 11])
+    rig.cycle(2)
+    rig.take(1, 0, [10])
+    rig.cycle(2)
+    assert rig.scanner.loc[10] == 2
+    rig.cycle()
+    assert rig.scanner.loc[10] == NOWHERE and rig.scanner.loc[11] == 2
+
+
+def test_single_miss_changes_nothing():
+    rig = Rig()
+    rig.put(0, 0, [4])
+    rig.cycle(2)
+    rig.take(0, 0, [4])
+    rig.cycle()
+    rig.put(0, 0, [4])
+    rig.cycle(3)
+    assert rig.scanner.loc[4] == 0 and rig.scanner.miss[4] == 0
+
+
+def test_rack_to_tray_moves_in_two_scans():
+    rig = Rig(gone=4)
+    rig.put(2, 0, [20, 21, 22])
+    rig.cycle(2)
+    ch = rig.scanner.changes
+    rig.take(2, 0, [20, 21])
+    rig.put(2, 1, [20, 21])
+    rig.cycle(2)
+    assert rig.scanner.loc[20] == 5 and rig.scanner.loc[21] == 5 and rig.scanner.loc[22] == 4
+    assert rig.scanner.changes == ch + 2
+
+
+def test_tile_in_two_places_is_flagged_and_stays_home():
+    rig = Rig()
+    rig.put(0, 0, [30])
+    rig.cycle(2)
+    rig.put(3, 0, [30])  # a duplicated tag on seat 3's rack
+    rig.cycle(3)
+    sc = rig.scanner
+    assert sc.loc[30] == 0 and sc.dual[30] == 1 and sc.dual_seat() in (0, 3)
+    rig.take(3, 0, [30])
+    rig.cycle(4)
+    assert sc.dual[30] == 0 and sc.loc[30] == 0
+
+
+def test_unknown_tag_needs_two_scans():
+    rig = Rig()
+    rig.sims[1].put(1, b"\x99\x88\x77\x66\x55\x44\x04\xe0")
+    rig.cycle()
+    assert rig.scanner.unknown_seat() == -1
+    rig.cycle()
+    assert rig.scanner.unknown_seat() == 1
+    rig.sims[1].set_tags(1, [])
+    rig.cycle()
+    assert rig.scanner.unknown_seat() == -1
+
+
+def test_filter_survives_missed_and_phantom_reads():
+    rig = Rig(miss_rate=0.05, phantom_rate=0.02)
+    for s in range(4):
+        rig.put(s, 0, range(s * 14, s * 14 + 13))
+    rig.cycle(8)  # arrival needs two reads in a row; misses can delay it
+    sc = rig.scanner
+    for _ in range(30):
+        rig.cycle()
+        for s in range(4):
+            for t in range(s * 14, s * 14 + 13):
+                assert sc.loc[t] == 2 * s
+    assert sc.unknown_seat() == -1
+    assert sum(sim.phantoms for sim in rig.sims) > 0
+
+
+def test_bad_parameters():
+    rig = Rig(seats=1)
+    raises(ValueError, Scanner, rig.readers, rig.enroll, 0, 3)
