@@ -8,9 +8,9 @@ Adding a command group is one import and one entry in COMMAND_MODULES.
 import argparse
 import sys
 
-from . import BadInput, calccmd, rulescmd
+from . import BadInput, calccmd, logscmd, rulescmd, simcmd, tablecmd, virtualcmd
 
-COMMAND_MODULES = (calccmd, rulescmd)
+COMMAND_MODULES = (calccmd, rulescmd, simcmd, tablecmd, logscmd, virtualcmd)
 
 
 def build_parser():
