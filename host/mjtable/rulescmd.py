@@ -25,6 +25,9 @@ def add_parsers(sub):
     c.add_argument("spec", metavar="FILE.toml", help="rule file (or a preset name)")
     c.add_argument("-o", "--output", metavar="OUT.bin", required=True, help="blob to write")
     c.set_defaults(func=compile_)
+    from .tablecmd import add_rules_parsers  # rules push|pull talk to the table
+
+    add_rules_parsers(rsub)
 
 
 def _meaning(name, v):

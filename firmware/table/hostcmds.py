@@ -1,0 +1,499 @@
+"""The table's host commands: what a host may read and change over the link.
+
+install(link, logs, ...) -> Host registers on a table.link.Link:
+  objects (table.xfer GET/PUT/COMMIT/STAT)
+    kind 1 ruleset   idx 0: the active blob; a pushed one is checked whole
+                     (sichuan.ruleset.from_blob, then what this table can run),
+                     written atomically (table.store), and only then activated
+    kind 2 hand log  idx = log id: the log file's bytes as on flash (read only)
+    kind 3 enrolment idx 0: 108 * 8 UID bytes (table.enroll), atomic, checked
+  commands (codes 0x20..; "auth" = needs the link MAC)
+    0x20 LOGS   read  start id u32 (optional) -> count u16, more u8,
+                      count * (id u32, size u32), ids ascending from start
+    0x21 ACK    auth  id u32, head[8] -> (none): the host holds the log whose
+                      chain ends in head: delete it (LogStore.ack)
+    0x22 CLOCK  auth  unix seconds u32 -> (none)
+    0x23 MATCH  auth  op u8 (1 start, 2 end), args -> (none): on_match(op, args)
+    0x24 WATCH  read  on u8 -> (none): stream live events (0 stops)
+  INFO key=value lines: fw, proto, rules, rules_crc, free, logs, clock, key,
+  watch, and refused (why the last pushed ruleset or map was refused).
+
+Events: the controller calls push_event(data) with the bytes of what happened
+(by convention the hand-log bytes it appends, see below); they are queued
+(at most EVENT_QUEUE, the oldest dropped and counted) and sent as event kind
+EV_GAME by poll() while a host watches and the link has no reply going out.
+
+Hand-log records (table.recordlog types): T_HANDLOG holds engine hand-log
+bytes (sichuan.handlog: the first such record is the 14-byte header; the
+concatenated payloads are the engine's log); T_SEAL closes a hand:
+HMAC-SHA256(key, SEAL_TAG || table_id[8] || log id u32 LE || chain head
+before the seal) so a referee with the key can prove the log came from this
+table unchanged. seal(log) appends it.
+"""
+
+import struct
+import time
+
+from micropython import const
+from sichuan import ruleset as R
+from table import frame as F
+from table import store
+from table.crc import crc32
+from table.recordlog import LogError
+
+FW_VERSION = "0.5.0"
+
+CMD_LOGS = const(0x20)
+CMD_ACK = const(0x21)
+CMD_CLOCK = const(0x22)
+CMD_MATCH = const(0x23)
+CMD_WATCH = const(0x24)
+
+MATCH_START = const(1)
+MATCH_END = const(2)
+
+EV_GAME = const(0x40)  # event kind: one hand-log chunk (type u8 + payload)
+T_HANDLOG = const(1)  # recordlog type: engine hand-log bytes
+T_SEAL = const(0xFE)  # recordlog type: HMAC seal, 32 bytes
+SEAL_TAG = b"MJSEAL1"
+
+SEATS = const(4)  # seats the physical table has
+RULES_MAX = const(1024)  # a ruleset blob is ~170 bytes
+ENROLL_LEN = const(864)  # 108 tiles * 8-byte UIDs
+EVENT_QUEUE = const(32)
+_LIST_MAX = const(127)  # log entries per LOGS reply (8 bytes each)
+
+# Parameters of variants the engine does not play (issue 6): a ruleset that
+# switches one on is refused. Index into the ruleset, value that means "off".
+_VARIANT_OFF = (
+    (R.P_TINGYONG, 0),
+    (R.P_BENJIN_FAN, -1),
+    (R.P_WU_TINGYONG_FAN, -1),
+    (R.P_BAOHU, 0),
+    (R.P_BAOHU_FAN, -1),
+    (R.P_QINGHU, 0),
+    (R.P_KA_FAN, -1),
+    (R.P_YINGKA_FAN, -1),
+    (R.P_JIAOMA, 0),
+)
+
+
+def unsupported(rs, seats=SEATS):
+    """None if this table can run ruleset rs, else (param id, reason text)."""
+    if rs[R.P_PLAYERS] > seats:
+        return R.P_PLAYERS, "players = %d but the table has %d seats" % (rs[R.P_PLAYERS], seats)
+    for pid, off in _VARIANT_OFF:
+        if rs[pid] != off:
+            return pid, "%s = %d: variant not played by this table" % (R.param_name(pid), rs[pid])
+    return None
+
+
+class Clock:
+    """Wall clock in unix seconds, set by the host (the Pico has no battery RTC)."""
+
+    def __init__(self):
+        self._off = 0
+        self.set_at = 0  # unix seconds of the last set, 0 = never set
+
+    def now(self):
+        return int(time.time()) + self._off
+
+    def set(self, secs):
+        self._off = secs - int(time.time())
+        self.set_at = secs
+
+
+class _Staged:
+    """One object staged in RAM until COMMIT (rules and maps are small)."""
+
+    def __init__(self, limit):
+        self.limit = limit
+        self.buf = None
+
+    def begin(self, total):
+        if total > self.limit:
+            raise F.LinkError(F.E_LEN, self.limit)
+        self.buf = bytearray(total)
+
+    def write(self, off, data):
+        if self.buf is None:
+            raise F.LinkError(F.E_STATE)
+        self.buf[off : off + len(data)] = data
+
+    def take(self):
+        b = self.buf
+        self.buf = None
+        if b is None:
+            raise F.LinkError(F.E_STATE)
+        return bytes(b)
+
+
+class BlobObject:
+    """A small stored object (ruleset, enrolment map): active bytes in RAM, a
+    staged version, and accept(blob) deciding what to activate."""
+
+    def __init__(self, host, path, data, limit, accept):
+        self._h = host
+        self.path = path
+        self.data = data
+        self._crc = crc32(data)
+        self._st = _Staged(limit)
+        self._accept = accept
+
+    def _idx(self, idx):
+        if idx != 0:
+            raise F.LinkError(F.E_ARG)
+
+    def size(self, idx):
+        self._idx(idx)
+        return len(self.data)
+
+    def crc(self, idx):
+        self._idx(idx)
+        return self._crc
+
+    def read(self, idx, off, mv):
+        self._idx(idx)
+        mv[:] = memoryview(self.data)[off : off + len(mv)]
+
+    def begin(self, idx, total):
+        self._idx(idx)
+        if self._h.busy():
+            raise F.LinkError(F.E_BUSY)
+        self._st.begin(total)
+
+    def write(self, idx, off, data):
+        self._st.write(off, data)
+
+    def abort(self, idx):
+        self._st.buf = None
+
+    def commit(self, idx):
+        blob = self._st.take()
+        if self._h.busy():
+            raise F.LinkError(F.E_BUSY)
+        after = self._accept(blob)  # raises LinkError to refuse; nothing changed
+        try:
+            store.write(self.path, blob)
+        except (OSError, ValueError):
+            raise F.LinkError(F.E_INTERNAL) from None
+        self.data = blob
+        self._crc = crc32(blob)
+        self._h.refused = ""
+        if after is not None:
+            after()
+
+
+class LogFiles:
+    """Hand logs (kind 2) as raw file bytes, read through one cached handle.
+    The whole-file CRC is cached per (id, size): logs only grow."""
+
+    def __init__(self, logs):
+        self._logs = logs
+        self._id = -1
+        self._f = None
+        self._size = 0
+        self._crc = 0
+        self._tmp = bytearray(256)
+
+    def _open(self, idx):
+        import os
+
+        path = self._logs.path(idx)
+        try:
+            size = os.stat(path)[6]
+        except OSError:
+            self.close()
+            raise F.LinkError(F.E_ARG) from None
+        if idx == self._id and size == self._size and self._f is not None:
+            return
+        self.close()
+        f = open(path, "rb")
+        c = 0
+        mv = memoryview(self._tmp)
+        while True:
+            n = f.readinto(self._tmp)
+            if not n:
+                break
+            c = crc32(mv[:n], c)
+        self._f = f
+        self._id = idx
+        self._size = size
+        self._crc = c
+
+    def close(self):
+        if self._f is not None:
+            self._f.close()
+        self._f = None
+        self._id = -1
+
+    def size(self, idx):
+        self._open(idx)
+        return self._size
+
+    def crc(self, idx):
+        self._open(idx)
+        return self._crc
+
+    def read(self, idx, off, mv):
+        self._open(idx)
+        self._f.seek(off)
+        got = self._f.readinto(mv)
+        if got != len(mv):
+            raise F.LinkError(F.E_INTERNAL)
+
+    def begin(self, idx, total):
+        raise F.LinkError(F.E_ARG)  # logs are written by the table only
+
+    def write(self, idx, off, data):
+        raise F.LinkError(F.E_STATE)
+
+    def commit(self, idx):
+        raise F.LinkError(F.E_STATE)
+
+    def abort(self, idx):
+        pass
+
+
+class Host:
+    """State of the host commands; see install()."""
+
+    def __init__(
+        self,
+        link,
+        logs,
+        root="/flash",
+        rules=None,
+        on_rules=None,
+        on_enroll=None,
+        on_match=None,
+        busy=None,
+        current_log=None,
+        clock=None,
+        table_id=b"\x00" * 8,
+        seats=SEATS,
+    ):
+        from table.xfer import Transfers
+
+        self.link = link
+        self.logs = logs
+        self.root = root
+        self.seats = seats
+        self.clock = clock or Clock()
+        self.table_id = bytes(table_id)
+        self._on_rules = on_rules
+        self._on_enroll = on_enroll
+        self._on_match = on_match
+        self._busy = busy
+        self._current = current_log
+        self.refused = ""
+        self.watching = False
+        self.dropped = 0
+        self._events = []
+        self.rules = rules if rules is not None else self._load_rules()
+        st, emap = store.load(root + "/enroll")
+        if st != store.OK or len(emap) != ENROLL_LEN:
+            emap = bytes(ENROLL_LEN)
+        self.rules_obj = BlobObject(
+            self, root + "/ruleset", self.rules.to_blob(), RULES_MAX, self._accept_rules
+        )
+        self.enroll_obj = BlobObject(self, root + "/enroll", emap, ENROLL_LEN, self._accept_enroll)
+        self.log_files = LogFiles(logs)
+        Transfers(
+            {F.OBJ_RULES: self.rules_obj, F.OBJ_LOG: self.log_files, F.OBJ_ENROLL: self.enroll_obj}
+        ).install(link)
+        link.register(CMD_LOGS, self._cmd_logs)
+        link.register(CMD_ACK, self._cmd_ack, True)
+        link.register(CMD_CLOCK, self._cmd_clock, True)
+        link.register(CMD_MATCH, self._cmd_match, True)
+        link.register(CMD_WATCH, self._cmd_watch)
+        link.register(F.CMD_INFO, self._cmd_info)
+
+    def _load_rules(self):
+        from sichuan import presets
+
+        st, blob = store.load(self.root + "/ruleset")
+        if st == store.OK:
+            try:
+                return R.from_blob(blob)
+            except ValueError:
+                pass
+        return presets.get("xuezhan")
+
+    def busy(self):
+        """True while a hand is in play: rules, map and match wait for its end."""
+        return bool(self._busy and self._busy())
+
+    # --- checks of pushed objects ---
+
+    def _accept_rules(self, blob):
+        try:
+            rs = R.from_blob(blob)
+        except ValueError as e:
+            self.refused = "ruleset: %s" % e
+            raise F.LinkError(F.E_CHECK, 0) from None
+        bad = unsupported(rs, self.seats)
+        if bad is not None:
+            self.refused = "ruleset: %s" % bad[1]
+            raise F.LinkError(F.E_ARG, bad[0])
+
+        def activate():
+            self.rules = rs
+            if self._on_rules is not None:
+                self._on_rules(rs)
+
+        return activate
+
+    def _accept_enroll(self, blob):
+        bad = check_enroll(blob)
+        if bad >= 0:
+            self.refused = "enrolment: tile %d has a UID already used by another tile" % bad
+            raise F.LinkError(F.E_CHECK, bad)
+        if self._on_enroll is None:
+            return None
+        return lambda: self._on_enroll(blob)
+
+    # --- commands ---
+
+    def _cmd_logs(self, req, resp):
+        start = struct.unpack_from("<I", req)[0] if len(req) >= 4 else 0
+        ids = [i for i in self.logs.list() if i >= start]
+        import os
+
+        n = 0
+        for i in ids[:_LIST_MAX]:
+            try:
+                size = os.stat(self.logs.path(i))[6]
+            except OSError:
+                continue  # acked meanwhile
+            struct.pack_into("<II", resp, 3 + 8 * n, i, size)
+            n += 1
+        struct.pack_into("<HB", resp, 0, n, 1 if len(ids) > _LIST_MAX else 0)
+        return 3 + 8 * n
+
+    def _cmd_ack(self, req, resp):
+        if len(req) != 12:
+            raise F.LinkError(F.E_ARG)
+        log_id = struct.unpack_from("<I", req)[0]
+        if self._current is not None and self._current() == log_id:
+            raise F.LinkError(F.E_BUSY)  # the hand is still being written
+        if self.log_files._id == log_id:
+            self.log_files.close()
+        try:
+            self.logs.ack(log_id, bytes(req[4:12]))
+        except KeyError:
+            raise F.LinkError(F.E_ARG) from None
+        except LogError:
+            raise F.LinkError(F.E_CHECK) from None
+        return 0
+
+    def _cmd_clock(self, req, resp):
+        if len(req) != 4:
+            raise F.LinkError(F.E_ARG)
+        self.clock.set(struct.unpack_from("<I", req)[0])
+        return 0
+
+    def _cmd_match(self, req, resp):
+        if len(req) < 1 or req[0] not in (MATCH_START, MATCH_END):
+            raise F.LinkError(F.E_ARG)
+        if self._on_match is None:
+            raise F.LinkError(F.E_STATE)
+        self._on_match(req[0], bytes(req[1:]))  # raises LinkError to refuse
+        return 0
+
+    def _cmd_watch(self, req, resp):
+        if len(req) != 1 or req[0] > 1:
+            raise F.LinkError(F.E_ARG)
+        self.watching = bool(req[0])
+        if not self.watching:
+            self._events = []
+        return 0
+
+    def _cmd_info(self, req, resp):
+        text = self.info()
+        n = min(len(text), len(resp))
+        resp[:n] = text[:n]
+        return n
+
+    def info(self):
+        rs = self.rules
+        try:
+            free = self.logs.free_bytes()
+        except OSError:
+            free = -1
+        lines = [
+            "fw=%s" % FW_VERSION,
+            "proto=%d" % F.VERSION,
+            "rules=%s" % rs.name,
+            "rules_crc=%08x" % rs.crc(),
+            "free=%d" % free,
+            "logs=%d" % len(self.logs.list()),
+            "clock=%d" % self.clock.now(),
+            "clock_set=%d" % (1 if self.clock.set_at else 0),
+            "key=%d" % (1 if self.link.has_key else 0),
+            "watch=%d" % (1 if self.watching else 0),
+        ]
+        if self.refused:
+            lines.append("refused=%s" % self.refused)
+        return ("\n".join(lines) + "\n").encode()
+
+    # --- live events and seals, called by the controller ---
+
+    def push_event(self, data):
+        """Queue one event (bytes, at most 1024) for watching hosts; never blocks."""
+        if not self.watching:
+            return
+        if len(self._events) >= EVENT_QUEUE:
+            self._events.pop(0)
+            self.dropped += 1
+        self._events.append(bytes(data[: F.MAX_PAYLOAD]))
+
+    def poll(self):
+        """Send one queued event if the link is free; call after link.poll()."""
+        if self._events and self.link.idle():
+            if self.link.send_event(EV_GAME, self._events[0]):
+                self._events.pop(0)
+
+    def seal(self, log):
+        """Append the HMAC seal record to an open RecordLog (end of hand).
+        Returns False (nothing written) if the table has no key yet."""
+        mac = self.link._mac
+        if mac is None:
+            return False
+        d = mac.digest(SEAL_TAG, self.table_id, struct.pack("<I", log.log_id), log.head())
+        log.append(T_SEAL, d)
+        return True
+
+
+def check_enroll(blob):
+    """-1 if the map is well formed, else the first tile whose (non-zero) UID
+    repeats an earlier tile's."""
+    seen = {}
+    for t in range(len(blob) // 8):
+        u = bytes(blob[t * 8 : t * 8 + 8])
+        if u == b"\x00" * 8:
+            continue
+        if u in seen:
+            return t
+        seen[u] = t
+    return -1
+
+
+def install(link, logs, **kw):
+    """Register the host commands on `link` (a table.link.Link).
+
+    logs: the controller's table.logstore.LogStore. Keywords (all optional):
+      root        folder of the store files (ruleset, enroll), "/flash"
+      rules       the active sichuan Ruleset (else root/ruleset, else xuezhan)
+      on_rules    fn(rs): a new ruleset is on flash; use it from the next hand
+      on_enroll   fn(blob): a new enrolment map (864 bytes) is on flash
+      on_match    fn(op, args): MATCH_START / MATCH_END; raise frame.LinkError
+                  (e.g. E_BUSY) to refuse
+      busy        fn() -> True while a hand is in play (pushes wait: E_BUSY)
+      current_log fn() -> id of the log being written (not ackable), or -1
+      clock       an object with now() and set(secs) (default: Clock())
+      table_id    8 bytes, as given to the Link (bound into log seals)
+      seats       seats of the physical table (4)
+    Returns the Host: call host.poll() after link.poll(), host.push_event(b)
+    for live events and host.seal(log) at the end of a hand."""
+    return Host(link, logs, **kw)

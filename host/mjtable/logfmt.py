@@ -1,0 +1,112 @@
+"""Host-side reading and checking of a table's hand-log file, written apart from
+the firmware's table/recordlog.py from the format in docs/storage.md:
+
+    file header 12: b"MJL1" | log id u32 | CRC-32 of the first 8 bytes
+    record 18 + n:  0xA5 | type u8 | n u16 | n ^ 0xFFFF u16 | payload n
+                    | CRC-32 of the 6 + n bytes before | chain[8]
+    chain = SHA-256(previous chain || record bytes before the chain)[:8],
+    the first record's previous chain being SHA-256(file header)[:8].
+
+Seal (firmware table/hostcmds.py): the last record, type T_SEAL, holds
+HMAC-SHA256(key, b"MJSEAL1" || table id[8] || log id u32 LE || chain before it).
+Record type T_HANDLOG holds engine hand-log bytes (sichuan.handlog).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import struct
+import zlib
+from dataclasses import dataclass, field
+
+MAGIC = b"MJL1"
+HEADER = 12
+OVERHEAD = 18
+MAX_PAYLOAD = 1024
+T_HANDLOG = 1
+T_SEAL = 0xFE
+SEAL_TAG = b"MJSEAL1"
+
+
+class LogDamaged(ValueError):
+    """The log file fails a check; the message says where."""
+
+
+@dataclass
+class HandLogFile:
+    log_id: int
+    records: list = field(default_factory=list)  # (type, payload)
+    heads: list = field(default_factory=list)  # chain after each record
+    head0: bytes = b""  # chain before the first record
+
+    @property
+    def head(self) -> bytes:
+        return self.heads[-1] if self.heads else self.head0
+
+    def seal(self):
+        """(mac, chain before it) if the log ends with a seal, else None."""
+        if self.records and self.records[-1][0] == T_SEAL:
+            before = self.heads[-2] if len(self.heads) > 1 else self.head0
+            return self.records[-1][1], before
+        return None
+
+    def handlog(self) -> bytes:
+        """The engine's hand-log bytes: the T_HANDLOG payloads in order."""
+        return b"".join(p for t, p in self.records if t == T_HANDLOG)
+
+
+def parse(data: bytes) -> HandLogFile:
+    """Check every byte of a log file; LogDamaged names the first bad record."""
+    data = bytes(data)
+    if len(data) < HEADER or data[:4] != MAGIC:
+        raise LogDamaged("not a hand log file (bad magic)")
+    if zlib.crc32(data[:8]) != struct.unpack_from("<I", data, 8)[0]:
+        raise LogDamaged("file header CRC mismatch")
+    (log_id,) = struct.unpack_from("<I", data, 4)
+    out = HandLogFile(log_id)
+    chain = hashlib.sha256(data[:HEADER]).digest()[:8]
+    out.head0 = chain
+    pos = HEADER
+    i = 0
+    while pos < len(data):
+        where = "record %d (byte %d)" % (i, pos)
+        if len(data) - pos < 6:
+            raise LogDamaged("%s: truncated header" % where)
+        sync, rtype, n, nx = struct.unpack_from("<BBHH", data, pos)
+        if sync != 0xA5 or n ^ nx != 0xFFFF or rtype == 0 or n > MAX_PAYLOAD:
+            raise LogDamaged("%s: bad record header" % where)
+        end = pos + OVERHEAD + n
+        if end > len(data):
+            raise LogDamaged("%s: truncated" % where)
+        if zlib.crc32(data[pos : pos + 6 + n]) != struct.unpack_from("<I", data, pos + 6 + n)[0]:
+            raise LogDamaged("%s: CRC mismatch" % where)
+        d = hashlib.sha256(chain + data[pos : pos + 10 + n]).digest()[:8]
+        if d != data[pos + 10 + n : end]:
+            raise LogDamaged("%s: hash chain broken (record edited, dropped or moved)" % where)
+        chain = d
+        out.records.append((rtype, data[pos + 6 : pos + 6 + n]))
+        out.heads.append(chain)
+        pos = end
+        i += 1
+    for j, (t, _) in enumerate(out.records[:-1]):
+        if t == T_SEAL:
+            raise LogDamaged("record %d: a seal before the end of the log" % j)
+    return out
+
+
+def seal_mac(key: bytes, table_id: bytes, log_id: int, head_before: bytes) -> bytes:
+    msg = SEAL_TAG + bytes(table_id) + struct.pack("<I", log_id) + head_before
+    return hmac.new(key, msg, hashlib.sha256).digest()
+
+
+def check_seal(log: HandLogFile, table_id: bytes, key) -> str:
+    """'valid', 'unsealed', 'unchecked' (no key here) or 'FORGED'."""
+    s = log.seal()
+    if s is None:
+        return "unsealed"
+    if key is None:
+        return "unchecked"
+    mac, before = s
+    good = seal_mac(key, table_id, log.log_id, before)
+    return "valid" if hmac.compare_digest(mac, good) else "FORGED"

@@ -1,0 +1,229 @@
+"""`mjtable logs list|pull`: the table's hand logs into the local archive.
+
+    mjtable logs list [--port P] [--archived]     logs on the table (or in the archive)
+    mjtable logs pull [--port P] [--archive PATH] [--no-ack] [--all]
+
+A pull reads each log in pipelined chunks (mjtable.link), keeps the bytes of a
+cut pull in the archive and resumes from them, then checks the log's CRC (the
+link's whole-object CRC), every record's CRC and the hash chain (logfmt.parse)
+and the seal's MAC with the table key; only then is it archived (idempotent)
+and acknowledged, which lets the table delete it. A log failing a check is
+reported and kept on the table. The newest log without a seal is the hand in
+play: it is left for a later pull unless --all.
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+import zlib
+from collections import deque
+
+from . import BadInput, archive, findport, logfmt
+from . import link as L
+from .tablecmd import CMD_ACK, CMD_LOGS
+
+SAVE_EVERY = 16  # chunks between saves of a pull in progress
+
+
+def add_parsers(sub):
+    p = sub.add_parser("logs", help="list or pull the table's hand logs")
+    lsub = p.add_subparsers(dest="logs_command", metavar="ACTION")
+    lsub.required = True
+    a = lsub.add_parser("list", help="hand logs waiting on the table (or --archived)")
+    findport.add_arguments(a, key=False)
+    archive.add_argument(a)
+    a.add_argument("--archived", action="store_true", help="list the archive instead")
+    a.set_defaults(func=list_)
+    b = lsub.add_parser("pull", help="pull, verify, archive and acknowledge hand logs")
+    findport.add_arguments(b)
+    archive.add_argument(b)
+    b.add_argument("--no-ack", action="store_true", help="keep the logs on the table")
+    b.add_argument("--all", action="store_true", help="also pull the hand in play")
+    b.add_argument("--quiet", action="store_true", help="no progress bar")
+    b.set_defaults(func=pull)
+
+
+def table_logs(link: L.Link) -> list:
+    """[(log id, size)] of the logs on the table, ascending."""
+    out: list = []
+    start = 0
+    while True:
+        data = link.request(CMD_LOGS, struct.pack("<I", start))
+        n, more = struct.unpack_from("<HB", data)
+        for i in range(n):
+            out.append(struct.unpack_from("<II", data, 3 + 8 * i))
+        if not more or not n:
+            return out
+        start = out[-1][0] + 1
+
+
+def list_(args):
+    if args.archived:
+        ar = archive.Archive(args.archive, create=False)
+        rows = ar.logs()
+        print("%5s  %-16s %6s %7s  %-9s %-8s %s" % ("hand", "table", "log", "bytes", "seal",
+                                                  "rules", "head"))
+        for r in rows:
+            print("%5d  %-16s %6d %7d  %-9s %-8s %s" % (r[0], r[1], r[2], r[4], r[5],
+                                                      r[6] or "-", r[3]))
+        return 0
+    link = findport.connect(args)
+    logs = table_logs(link)
+    print("table %s: %d log(s) waiting" % (link.table_id.hex(), len(logs)))
+    for lid, size in logs:
+        print("  log %-6d %7d bytes" % (lid, size))
+    return 0
+
+
+class Bar:
+    """A one-line progress bar on stderr (nothing when quiet or not a terminal)."""
+
+    def __init__(self, label: str, quiet: bool):
+        self.label = label
+        self.on = not quiet and sys.stderr.isatty()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.on:
+            return
+        w = 30
+        k = w * done // total if total else w
+        sys.stderr.write("\r%-12s [%s%s] %6d/%d" % (self.label, "#" * k, "." * (w - k),
+                                                     done, total))
+        sys.stderr.flush()
+
+    def end(self) -> None:
+        if self.on:
+            sys.stderr.write("\n")
+
+
+def pull_object(link: L.Link, kind: int, idx: int, start: bytes = b"", progress=None,
+                save=None, window: int = 8) -> bytes:
+    """Read an object like Link.get_object, but hand the bytes read so far to
+    save(total, crc, data) every SAVE_EVERY chunks and when the pull is cut, so
+    the next pull resumes from there (after checking the object is the same)."""
+    chunk = link.max_payload - 9
+    out = bytearray(start)
+
+    def get(off):
+        return link.submit(L.CMD_GET, struct.pack("<BHIH", kind, idx, off, chunk))
+
+    data = link.wait(L.CMD_GET, get(len(out)))
+    total, crc = struct.unpack_from("<II", data)
+    out += data[8:]
+    inflight: deque = deque()
+    ahead = len(out)
+    got = 0
+    try:
+        while len(out) < total:
+            while len(inflight) < window and ahead < total:
+                inflight.append(get(ahead))
+                ahead += chunk
+            data = link.wait(L.CMD_GET, inflight.popleft())
+            if struct.unpack_from("<II", data) != (total, crc):
+                raise L.LinkError(0, msg="the log changed during the pull")
+            if len(data) == 8:
+                raise L.LinkError(0, msg="table sent no data before the end")
+            out += data[8:]
+            got += 1
+            if save and got % SAVE_EVERY == 0:
+                save(total, crc, bytes(out))
+            if progress:
+                progress(len(out), total)
+    except BaseException:
+        if save and len(out) < total:
+            save(total, crc, bytes(out))
+        raise
+    finally:
+        link._drain(inflight)
+    if progress:
+        progress(len(out), total)
+    if len(out) != total or zlib.crc32(out) != crc:
+        raise L.LinkError(15, msg="log CRC mismatch after the pull")
+    return bytes(out)
+
+
+def verify(data: bytes, table_id: bytes, key) -> tuple:
+    """(HandLogFile, seal status); LogDamaged if a CRC or the chain fails."""
+    log = logfmt.parse(data)
+    return log, logfmt.check_seal(log, table_id, key)
+
+
+def _rules_crc(log: logfmt.HandLogFile):
+    hl = log.handlog()
+    if len(hl) >= 7 and hl[:2] == b"HL":
+        return "%08x" % struct.unpack_from("<I", hl, 3)[0]
+    return None
+
+
+def pull(args):
+    ar = archive.Archive(args.archive)
+    link = findport.connect(args)
+    tid = link.table_id.hex()
+    if link.key is None:
+        print("no table key here: seals are not checked and logs are not acknowledged",
+              file=sys.stderr)
+    # the rules in force, so hands can be replayed later
+    try:
+        from .tablecmd import pull_rules
+
+        rs, blob = pull_rules(link)
+        ar.add_ruleset("%08x" % rs.crc(), rs.name, blob)
+    except (L.LinkError, BadInput):
+        pass
+    logs = table_logs(link)
+    pulled = new = acked = 0
+    bad = []
+    for n, (lid, _size) in enumerate(logs):
+        meta = ar.partial_meta(tid, lid)
+        start = ar.partial(tid, lid)
+        bar = Bar("log %d" % lid, args.quiet)
+
+        def save(total, crc, data, lid=lid):
+            ar.save_partial(tid, lid, total, crc, data)
+
+        try:
+            data = pull_object(link, L.OBJ_LOG, lid, start, bar, save)
+        except L.LinkError as e:
+            bar.end()
+            if start and e.status == 15:  # the partial copy was of another version
+                ar.save_partial(tid, lid, 0, 0, b"")
+                data = pull_object(link, L.OBJ_LOG, lid, b"", bar, save)
+            else:
+                raise BadInput("log %d: pull cut (%s); run `mjtable logs pull` again to "
+                               "resume" % (lid, e)) from None
+        bar.end()
+        if meta and start:
+            print("log %d: resumed at byte %d" % (lid, len(start)))
+        try:
+            log, seal = verify(data, link.table_id, link.key)
+        except logfmt.LogDamaged as e:
+            bad.append(lid)
+            print("log %d: DAMAGED, kept on the table: %s" % (lid, e))
+            ar.save_partial(tid, lid, 0, 0, b"")
+            continue
+        if log.log_id != lid:
+            bad.append(lid)
+            print("log %d: DAMAGED, its header says log %d" % (lid, log.log_id))
+            continue
+        if seal == "FORGED":
+            bad.append(lid)
+            print("log %d: seal MAC WRONG (not this table's key, or altered); kept" % lid)
+            continue
+        if seal == "unsealed" and n == len(logs) - 1 and not args.all:
+            print("log %d: hand in play, left for a later pull" % lid)
+            continue
+        row, is_new = ar.add_log(tid, lid, log.head, data, seal, _rules_crc(log))
+        pulled += 1
+        new += is_new
+        state = "archived as hand %d" % row if is_new else "already archived (hand %d)" % row
+        print("log %d: %d records, seal %s, %s" % (lid, len(log.records), seal, state))
+        if not args.no_ack and link.key is not None:
+            try:
+                link.request(CMD_ACK, struct.pack("<I", lid) + log.head, auth=True)
+                acked += 1
+            except L.LinkError as e:
+                print("log %d: not acknowledged (%s)" % (lid, e))
+    print("table %s: %d log(s) pulled, %d new, %d acknowledged, %d damaged; archive %s"
+          % (tid, pulled, new, acked, len(bad), ar.path))
+    return 1 if bad else 0

@@ -1,0 +1,225 @@
+"""Table commands over the link: `mjtable info`, `rules push|pull`, `key set`,
+`clock set`, `match start|end`.
+
+    mjtable info [--port P] [--json]
+    mjtable rules push PRESET|FILE [--port P] [--key HEX] [--wait S]
+    mjtable rules pull [-o OUT.bin] [--port P]
+    mjtable key set [HEX|--new]     while the key button was held at boot
+    mjtable clock set [--port P]    the host's clock to the table
+    mjtable match start|end [--port P]
+Changing anything needs the table key (see mjtable.findport).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import sys
+import time
+
+from sichuan import ruleset
+
+from . import BadInput, findport, rulefile
+from . import link as L
+
+CMD_LOGS, CMD_ACK, CMD_CLOCK, CMD_MATCH, CMD_WATCH = 0x20, 0x21, 0x22, 0x23, 0x24
+MATCH_START, MATCH_END = 1, 2
+AUTH = True
+
+
+def add_parsers(sub):
+    p = sub.add_parser("info", help="what the table reports about itself")
+    findport.add_arguments(p, key=False)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=info)
+
+    k = sub.add_parser("key", help="give the table its key (key button held at boot)")
+    ksub = k.add_subparsers(dest="key_command", metavar="ACTION")
+    ksub.required = True
+    ks = ksub.add_parser("set", help="set the table key; it is also saved for this host")
+    findport.add_arguments(ks, key=False)
+    ks.add_argument("hex", nargs="?", metavar="HEX", help="64 hex digits (default: the saved "
+                    "key, or a new random one with --new)")
+    ks.add_argument("--new", action="store_true", help="make a new random key")
+    ks.set_defaults(func=key_set)
+
+    c = sub.add_parser("clock", help="set the table's clock from this host")
+    csub = c.add_subparsers(dest="clock_command", metavar="ACTION")
+    csub.required = True
+    cs = csub.add_parser("set", help="set the table clock to this host's time (UTC)")
+    findport.add_arguments(cs)
+    cs.set_defaults(func=clock_set)
+
+    m = sub.add_parser("match", help="start or end a match at the table")
+    m.add_argument("op", choices=("start", "end"))
+    findport.add_arguments(m)
+    m.set_defaults(func=match)
+
+
+def add_rules_parsers(rsub):
+    """`rules push` and `rules pull`, added to the `rules` group of rulescmd."""
+    p = rsub.add_parser("push", help="send a ruleset to the table (activated when whole and valid)")
+    p.add_argument("spec", metavar="PRESET|FILE", help="preset, .toml rule file or blob")
+    findport.add_arguments(p)
+    p.add_argument("--wait", type=float, default=60.0,
+                   help="seconds to wait for a hand in play to end (default 60)")
+    p.set_defaults(func=rules_push)
+    q = rsub.add_parser("pull", help="read the table's active ruleset")
+    findport.add_arguments(q, key=False)
+    q.add_argument("-o", "--output", metavar="OUT.bin", help="write the blob here")
+    q.set_defaults(func=rules_pull)
+
+
+def _fail(e: L.LinkError, what: str, link: L.Link | None = None):
+    why = ""
+    if link is not None and e.status in (9, 15):  # E_ARG, E_CHECK: ask the table why
+        try:
+            why = link.info().get("refused", "")
+        except L.LinkError:
+            pass
+    names = {6: "the key is wrong", 12: "the table has no key yet",
+             8: "the table is busy (a hand is in play)"}
+    text = why or names.get(e.status, str(e))
+    raise BadInput("%s refused by the table: %s" % (what, text)) from None
+
+
+def info(args):
+    link = findport.connect(args)
+    try:
+        d = link.info()
+    except L.LinkError as e:
+        _fail(e, "info")
+    d["table_id"] = link.table_id.hex()
+    d["key_button"] = "1" if link.flags & 2 else "0"
+    if args.json:
+        print(json.dumps(d, indent=2, sort_keys=True))
+        return 0
+    clock = int(d.get("clock", "0"))
+    when = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(clock))
+    rows = [
+        ("table", d["table_id"]),
+        ("firmware", d.get("fw", "?")),
+        ("protocol", d.get("proto", "?")),
+        ("ruleset", "%s (CRC %s)" % (d.get("rules", "?"), d.get("rules_crc", "?").upper())),
+        ("free flash", "%s bytes" % d.get("free", "?")),
+        ("logs waiting", d.get("logs", "?")),
+        ("clock", when + ("" if d.get("clock_set") == "1" else "  (never set)")),
+        ("key", "set" if d.get("key") == "1" else "not set"),
+    ]
+    if d.get("refused"):
+        rows.append(("last refusal", d["refused"]))
+    for k, v in rows:
+        print("%-13s %s" % (k, v))
+    return 0
+
+
+def _retry_busy(fn, wait: float):
+    deadline = time.monotonic() + wait
+    said = False
+    while True:
+        try:
+            return fn()
+        except L.LinkError as e:
+            if e.status != 8 or time.monotonic() > deadline:
+                raise
+            if not said:
+                print("waiting for the hand in play to end ...", file=sys.stderr)
+                said = True
+            time.sleep(0.5)
+
+
+def push_rules(link: L.Link, rs, wait: float = 60.0) -> None:
+    blob = rs.to_blob()
+    try:
+        _retry_busy(lambda: link.put_object(L.OBJ_RULES, 0, blob), wait)
+    except L.LinkError as e:
+        _fail(e, "ruleset %s" % rs.name, link)
+
+
+def rules_push(args):
+    rs = rulefile.load(args.spec)
+    link = findport.connect(args, need_key=True)
+    push_rules(link, rs, args.wait)
+    d = link.info()
+    if d.get("rules_crc", "").lower() != "%08x" % rs.crc():
+        raise BadInput("the table took the ruleset but reports CRC %s" % d.get("rules_crc"))
+    print("table %s: ruleset %s active (CRC %08X, %d bytes)"
+          % (link.table_id.hex(), rs.name, rs.crc(), len(blob_of(rs))))
+    return 0
+
+
+def blob_of(rs):
+    return rs.to_blob()
+
+
+def pull_rules(link: L.Link):
+    blob = link.get_object(L.OBJ_RULES, 0)
+    try:
+        return ruleset.from_blob(blob), blob
+    except ValueError as e:
+        raise BadInput("the table's ruleset does not decode: %s" % e) from None
+
+
+def rules_pull(args):
+    link = findport.connect(args)
+    rs, blob = pull_rules(link)
+    if args.output:
+        tmp = args.output + ".tmp"
+        with open(tmp, "wb") as f:
+            f.write(blob)
+        os.replace(tmp, args.output)
+        print("%s: ruleset %s, %d bytes, CRC %08X" % (args.output, rs.name, len(blob), rs.crc()))
+    else:
+        from .rulescmd import show_text
+
+        print(show_text(rs))
+    return 0
+
+
+def key_set(args):
+    if args.hex and args.new:
+        raise BadInput("give a key or --new, not both")
+    if args.hex:
+        key = findport.parse_key(args.hex, "key")
+    elif args.new:
+        key = os.urandom(32)
+    else:
+        key = findport.load_key(None)
+        if key is None:
+            raise BadInput("no saved key: give one or --new")
+    link = findport.connect(args)
+    if not link.flags & 2:
+        raise BadInput("the table's key button was not held at boot: hold it, power on, retry")
+    try:
+        link.set_key(key)
+    except L.LinkError as e:
+        _fail(e, "key")
+    path = findport.save_key(key)
+    print("table %s: key set; saved in %s" % (link.table_id.hex(), path))
+    return 0
+
+
+def clock_set(args):
+    link = findport.connect(args, need_key=True)
+    now = int(time.time())
+    try:
+        link.request(CMD_CLOCK, struct.pack("<I", now), auth=AUTH)
+    except L.LinkError as e:
+        _fail(e, "clock")
+    print("table %s: clock set to %s" % (link.table_id.hex(),
+                                          time.strftime("%Y-%m-%d %H:%M:%S UTC",
+                                                        time.gmtime(now))))
+    return 0
+
+
+def match(args):
+    link = findport.connect(args, need_key=True)
+    op = MATCH_START if args.op == "start" else MATCH_END
+    try:
+        link.request(CMD_MATCH, bytes([op]), auth=AUTH)
+    except L.LinkError as e:
+        _fail(e, "match %s" % args.op, link)
+    print("table %s: match %s" % (link.table_id.hex(),
+                                  "started" if op == MATCH_START else "ended"))
+    return 0
