@@ -261,11 +261,11 @@ def score(rs, counts, melds=(), void=-1, flags=0, out=None):
     out: optional bytearray(24); out[p] becomes 1 + the fan pattern p adds,
     or 0 where p does not count (so 平胡 at 0 fan still shows).
     """
-    if shape_total(counts) != 14 - 3 * len(melds):
+    if shape_total(counts) != rs[R.P_HAND_SIZE] + 1 - 3 * len(melds):
         return -1
     _fill_all(counts, melds)
-    if not lacks_a_suit(rs, _all, void):
-        return -1
+    if _suits_used(_all) & ~rs[R.P_SUITS] or not lacks_a_suit(rs, _all, void):
+        return -1  # a tile of a suit not in play, or 缺一门 not met
     best = -1
     if shape.is_standard(counts, void):
         if _all_pungs(counts):

@@ -21,6 +21,8 @@ Actions are tuples (kind, seat, arg, t):
     PENG, ZHIGANG, PASS  (claims on the pending discard; arg ignored)
     HU        on a discard, a robbed 补杠, or self-drawn (arg: the winning
               face for a 血流 天胡 only; otherwise ignored)
+    MA        叫马 (rs jiaoma): the tile the 马 took from the end of the wall
+              after the deal (arg: face; seat: whoever reports it, not used)
 Events are tuples; their kinds and the pay reasons are in sichuan.settle.
 See docs/engine.md.
 """
@@ -85,8 +87,9 @@ BUGANG = const(7)
 ANGANG = const(8)
 HU = const(9)
 PASS = const(10)
+MA = const(11)
 ACTION_NAMES = ("deal", "exchange", "dingque", "draw", "discard", "peng", "zhigang",
-                "bugang", "angang", "hu", "pass")
+                "bugang", "angang", "hu", "pass", "ma")
 
 # Phases.
 PH_DEAL = const(0)
@@ -182,6 +185,12 @@ class Game:
         self.first_from = -1   # discarder of the first win (-1 self-drawn)
         self.first_multi = 0   # the first win was a multi-win
         self.end = -1
+        # 叫马: the 马 shares ma_seat's result; ma_side[s] is what seat s paid
+        # the 马 this hand (negative: received), ma_delta the 马's own result.
+        self.ma_face = -1
+        self.ma_seat = -1
+        self.ma_delta = 0
+        self.ma_side = [0] * np
 
     # ----- queries -------------------------------------------------------
 
@@ -284,7 +293,8 @@ class Game:
                 bytes(self.prompt), bytes(self.resp), tuple(self.gs_mask),
                 bytes(self.gs_fan), self.calls, bytes(self.ledger), self.nled,
                 self.chain_lo, self.last_lo, tuple(self.delta), bytes(self.winners),
-                self.nwins, self.first_from, self.first_multi, self.end)
+                self.nwins, self.first_from, self.first_multi, self.end,
+                self.ma_face, self.ma_seat, self.ma_delta, tuple(self.ma_side))
 
     # ----- checking ------------------------------------------------------
 
@@ -303,6 +313,8 @@ class Game:
             return self._check_deal(s, arg)
         if kind == EXCHANGE:
             return self._check_exchange(s, arg)
+        if kind == MA:
+            return self._check_ma(arg)
         if kind == DINGQUE:
             if self.phase != PH_DINGQUE:
                 return BAD_PHASE
@@ -390,6 +402,21 @@ class Game:
                 return FIFTH_COPY
         want = self.rs[R.P_HAND_SIZE] + (1 if s == self.dealer else 0)
         return 0 if n == want else BAD_COUNT
+
+    def _check_ma(self, f):
+        if not self.rs[R.P_JIAOMA]:
+            return BAD_ACTION
+        if self.phase != PH_DEAL:
+            return BAD_PHASE
+        if self.ma_face >= 0:
+            return ALREADY_DONE
+        for i in range(self.np):
+            if not self.status[i] & ST_DEALT:
+                return BAD_PHASE  # the 马 draws once the players hold their tiles
+        r = self._face_ok(f)
+        if r:
+            return r
+        return FIFTH_COPY if self.seen[f] >= 4 else 0
 
     def _check_exchange(self, s, arg):
         if self.phase != PH_EXCHANGE:
@@ -498,6 +525,8 @@ class Game:
         ev = [(EV_ACCEPTED, s, kind)]
         if kind == DEAL:
             self._do_deal(s, ev)
+        elif kind == MA:
+            self._do_ma(arg, ev)
         elif kind == EXCHANGE:
             self._do_exchange(s, ev)
         elif kind == DINGQUE:
@@ -534,10 +563,25 @@ class Game:
         for i in range(self.np):
             if not self.status[i] & ST_DEALT:
                 return
+        if self.rs[R.P_JIAOMA] and self.ma_face < 0:
+            return  # the 马 tile comes next
+        self._after_deal(ev)
+
+    def _after_deal(self, ev):
         if self.rs[R.P_HUANSANZHANG]:
             self._phase(PH_EXCHANGE, self.dealer, ev)
         else:
             self._to_dingque(ev)
+
+    def _do_ma(self, f, ev):
+        """叫马: the tile leaves the wall unseen; its rank counts seats from the
+        dealer along the play order (1 = the dealer)."""
+        self.ma_face = f
+        self.seen[f] += 1
+        self.gone[f] += 1
+        self.wall -= 1
+        self.ma_seat = ma_seat(self.dealer, self.np, f)
+        self._after_deal(ev)
 
     def _to_dingque(self, ev):
         if self.rs[R.P_DINGQUE] == 1:
@@ -955,6 +999,8 @@ class Match:
         self.hand_no = 0
         self.dealer = dealer
         self.history = []  # each finished hand's deltas
+        self.ma_total = 0  # 叫马: the 马's running result (it starts at 0)
+        self.ma_history = []  # each hand's (bound seat, 马 delta)
 
     def new_game(self, direction=DIR_NEXT):
         return Game(self.rs, self.dealer, direction)
@@ -965,7 +1011,10 @@ class Match:
         if g.phase != PH_END:
             raise ValueError("the hand is not over")
         for s in range(self.np):
-            self.totals[s] += g.delta[s]
+            self.totals[s] += g.delta[s] - g.ma_side[s]
+        self.ma_total += g.ma_delta
+        if g.ma_seat >= 0:
+            self.ma_history.append((g.ma_seat, g.ma_delta))
         self.history.append(tuple(g.delta))
         self.hand_no += 1
         self.dealer = next_dealer(self.rs, g, drawn_dealer)
@@ -978,6 +1027,12 @@ class Match:
         order = list(range(self.np))
         order.sort(key=lambda s: (-self.totals[s], s))
         return order
+
+
+def ma_seat(dealer, np, f):
+    """Seat a 叫马 tile of face f binds: its rank counted from the dealer (1)
+    along the play order (seed 001: "根据牌上的点数从庄家起沿出牌方向数")."""
+    return (dealer + f % 9) % np
 
 
 def next_dealer(rs, g, drawn=-1):

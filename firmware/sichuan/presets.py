@@ -111,6 +111,20 @@ _PRESETS = (
         ("gang_payers", 2), ("bugang_when", 1), ("guoshou", 1), ("last4_forced", 1),
         ("zhuanyi", 1),
     )),
+    # Seed 000 二人玩法: its passage gives the deal ("跳牌：摸牌时闲家摸13张牌，庄家摸14张牌")
+    #   and terms (天缺, 搭子, 根, 绝张 ...), no separate scoring. Reading: two seats play
+    #   the 成都/seed 002 血战 rules with all 108 tiles; 换三张 goes to the one opponent
+    #   (either direction), and the hand ends with the first win (one player left).
+    ("erren", "xuezhan", (("players", 2), ("hsz_dirs", 3), ("max_winners", 1))),
+    # Three players (三人两房, a common house rule; no seed passage): reading: the 万 suit
+    #   is removed (72 tiles of 筒 and 条, as 断卡根's "只用条子和筒子牌，共72张"), 13-tile
+    #   hands, and with two suits there is no 定缺 and so no 花猪 (a void would force
+    #   清一色). 换三张 clockwise or counter-clockwise (no seat across); the hand ends at
+    #   two winners. Scoring as xuezhan.
+    ("sanren", "xuezhan", (
+        ("players", 3), ("suits", 6), ("dingque", 0), ("huazhu", 0), ("hsz_dirs", 3),
+        ("max_winners", 2),
+    )),
 )
 
 

@@ -308,3 +308,38 @@ def from_blob(blob):
         raise ValueError("ruleset blob length %d is wrong" % len(blob))
     values = struct.unpack("<%dh" % NPARAMS, body[5 + n :])
     return Ruleset(name, values)
+
+
+# Variant parameters the engine does not play yet, with the value that means
+# "off": a ruleset that turns one on cannot run on any table.
+_NOT_PLAYED = (
+    (P_TINGYONG, 0), (P_BENJIN_FAN, NONE), (P_WU_TINGYONG_FAN, NONE),
+    (P_BAOHU, 0), (P_BAOHU_FAN, NONE), (P_QINGHU, 0), (P_KA_FAN, NONE), (P_YINGKA_FAN, NONE),
+)
+
+
+def table_can_run(rs, seats=4, shows_wild=False):
+    """(True, "") if a table can run ruleset rs, else (False, reason).
+
+    seats: the seats the table has (4 for the reference table; 叫马 needs no
+    seat); shows_wild: the table can show which faces are 听用 (宜宾 wild
+    tiles). The controller calls this before it accepts a ruleset and the
+    host's `rules push` before it sends one, so both refuse with the same words.
+    """
+    n = rs[P_PLAYERS]
+    if n > seats:
+        return False, "players = %d but the table has %d seats" % (n, seats)
+    for pid, off in _NOT_PLAYED:
+        if rs[pid] != off:
+            return False, "%s = %d: the engine does not play this variant yet" % (
+                param_name(pid), rs[pid])
+    if rs[P_TINGYONG] and not shows_wild:
+        return False, "tingyong = %d: this table cannot show the 听用 wild tiles" % rs[P_TINGYONG]
+    dealt = n * rs[P_HAND_SIZE] + 1 + rs[P_JIAOMA]
+    tiles = 0
+    for s in range(3):
+        if rs[P_SUITS] >> s & 1:
+            tiles += 36
+    if dealt > tiles:
+        return False, "the deal needs %d tiles but only %d are in play" % (dealt, tiles)
+    return True, ""

@@ -25,8 +25,10 @@ EV_PHASE = const(6)      # (EV_PHASE, phase, seat whose turn it is)
 EV_EXCHANGED = const(7)  # (EV_EXCHANGED, receiver, (f, f, f), giver)
 EV_VOIDS = const(8)      # (EV_VOIDS, bytes of each seat's void suit)
 EV_CHECK = const(9)      # (EV_CHECK, seat, status, fan): 流局 verdict per checked seat
+EV_MA = const(10)        # (EV_MA, seat, amount, pay reason): 叫马 side payment, seat -> 马
+                         #   (negative: the 马 pays the seat)
 EVENT_NAMES = ("accepted", "refused", "pay", "prompt", "win", "hand_end", "phase",
-               "exchanged", "voids", "check")
+               "exchanged", "voids", "check", "ma")
 
 # EV_CHECK statuses.
 CK_READY = const(0)
@@ -60,6 +62,17 @@ def pay(g, ev, payer, payee, amount, reason):
     g.delta[payer] -= amount
     g.delta[payee] += amount
     ev.append((EV_PAY, payer, payee, amount, reason))
+    m = g.ma_seat
+    if m >= 0 and (payee == m or payer == m):
+        _ma(g, ev, payer if payee == m else payee, amount if payee == m else -amount, reason)
+
+
+def _ma(g, ev, s, amount, reason):
+    """叫马 ("叫马者与被叫者将是同样的输赢"): a payment to or from the bound seat
+    is matched between the 马 and the same counterpart seat s."""
+    g.ma_side[s] += amount
+    g.ma_delta += amount
+    ev.append((EV_MA, s, amount, reason))
 
 
 def payers(g, s):

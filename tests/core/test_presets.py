@@ -13,7 +13,8 @@ from check import raises
 from sichuan import fan, presets
 from sichuan import ruleset as R
 
-NAMES = ("xuezhan", "xueliu", "tfmj-2024", "chengdu", "games456", "bloodshed")
+NAMES = ("xuezhan", "xueliu", "tfmj-2024", "chengdu", "games456", "bloodshed", "erren",
+         "sanren")
 
 
 def _p(name, key):

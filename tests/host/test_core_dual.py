@@ -96,7 +96,7 @@ def _probe(interp):
 def test_both_interpreters_give_the_same_bytes():
     a = _probe(sys.executable)
     b = _probe(MICROPYTHON)
-    assert len(a["blob"]) == 6 and a["blob"] == b["blob"]
+    assert len(a["blob"]) >= 6 and a["blob"] == b["blob"]  # every preset
     assert len(a["waits"]) == 300 and a["waits"] == b["waits"]
     assert len(a["calc"]) >= 20, len(a["calc"])
     assert len(a["calc"]) == len(b["calc"])
