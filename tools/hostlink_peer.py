@@ -14,6 +14,7 @@
 #     --pace MS        (default 300); --seed N (default 1)
 # Prints "hostlink_peer: ready" once listening; runs until killed.
 import select
+import struct
 import sys
 import time
 
@@ -130,12 +131,12 @@ class Table:
         g = next(it)
         w = handlog.Writer(rs.crc(), g.np, dealer, g.direction, t)
         log = self.logs.new_log()
-        self._append(log, w.buf)
+        self._append(log, hostcmds.T_HEAD, w.buf)
         self.hand = [g, it, w, log, t]
 
-    def _append(self, log, data):
-        log.append(hostcmds.T_HANDLOG, data)
-        self.host.push_event(bytes([hostcmds.T_HANDLOG]) + bytes(data))
+    def _append(self, log, rtype, data):
+        log.append(rtype, data)
+        self.host.push_event(bytes([rtype]) + bytes(data))
 
     def step(self):
         """One action of the hand in play (starting one if due); False when idle."""
@@ -161,11 +162,12 @@ class Table:
         if ev[0][0] != EV_ACCEPTED:
             raise RuntimeError("bot action refused")
         w.record(a, ev)
-        self._append(log, w.buf[mark:])
+        self._append(log, hostcmds.T_ACT, w.buf[mark:])
         return True
 
     def end_hand(self):
         g, _, _, log, _ = self.hand
+        self._append(log, hostcmds.T_END, struct.pack("<%dh" % g.np, *g.delta))
         self.host.seal(log)
         log.close()
         self.hand = None

@@ -23,9 +23,10 @@ Events: the controller calls push_event(data) with the bytes of what happened
 (at most EVENT_QUEUE, the oldest dropped and counted) and sent as event kind
 EV_GAME by poll() while a host watches and the link has no reply going out.
 
-Hand-log records (table.recordlog types): T_HANDLOG holds engine hand-log
-bytes (sichuan.handlog: the first such record is the 14-byte header; the
-concatenated payloads are the engine's log); T_SEAL closes a hand:
+Hand-log records (table.recordlog types, as table/controller.py writes them):
+T_HEAD the 14-byte sichuan.handlog header, T_ACT one action and its payments
+(the concatenated T_HEAD and T_ACT payloads are the engine's hand log),
+T_ALERT an alert, T_END each seat's points (i16 LE); T_SEAL closes a hand:
 HMAC-SHA256(key, SEAL_TAG || table_id[8] || log id u32 LE || chain head
 before the seal) so a referee with the key can prove the log came from this
 table unchanged. seal(log) appends it.
@@ -52,9 +53,12 @@ CMD_WATCH = const(0x24)
 MATCH_START = const(1)
 MATCH_END = const(2)
 
-EV_GAME = const(0x40)  # event kind: one hand-log chunk (type u8 + payload)
-T_HANDLOG = const(1)  # recordlog type: engine hand-log bytes
-T_SEAL = const(0xFE)  # recordlog type: HMAC seal, 32 bytes
+EV_GAME = const(0x40)  # event kind: one hand-log record (type u8 + payload)
+T_HEAD = const(1)  # recordlog types: handlog header
+T_ACT = const(2)  # one action and its payments (handlog bytes)
+T_ALERT = const(3)
+T_END = const(4)  # points per seat this hand, i16 LE
+T_SEAL = const(0xFE)  # HMAC seal, 32 bytes
 SEAL_TAG = b"MJSEAL1"
 
 SEATS = const(4)  # seats the physical table has
@@ -237,8 +241,11 @@ class LogFiles:
 
     def read(self, idx, off, mv):
         self._open(idx)
-        self._f.seek(off)
-        got = self._f.readinto(mv)
+        f = self._f
+        if f is None:
+            raise F.LinkError(F.E_INTERNAL)
+        f.seek(off)
+        got = f.readinto(mv)
         if got != len(mv):
             raise F.LinkError(F.E_INTERNAL)
 
@@ -345,6 +352,9 @@ class Host:
         return activate
 
     def _accept_enroll(self, blob):
+        if len(blob) != ENROLL_LEN:
+            self.refused = "enrolment: %d bytes, expected %d" % (len(blob), ENROLL_LEN)
+            raise F.LinkError(F.E_LEN, ENROLL_LEN)
         bad = check_enroll(blob)
         if bad >= 0:
             self.refused = "enrolment: tile %d has a UID already used by another tile" % bad
@@ -447,6 +457,10 @@ class Host:
             self._events.pop(0)
             self.dropped += 1
         self._events.append(bytes(data[: F.MAX_PAYLOAD]))
+
+    def pending(self):
+        """Events queued and not yet sent."""
+        return len(self._events)
 
     def poll(self):
         """Send one queued event if the link is free; call after link.poll()."""

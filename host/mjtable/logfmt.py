@@ -9,7 +9,8 @@ the firmware's table/recordlog.py from the format in docs/storage.md:
 
 Seal (firmware table/hostcmds.py): the last record, type T_SEAL, holds
 HMAC-SHA256(key, b"MJSEAL1" || table id[8] || log id u32 LE || chain before it).
-Record type T_HANDLOG holds engine hand-log bytes (sichuan.handlog).
+Record types (firmware table/controller.py): T_HEAD the sichuan.handlog header,
+T_ACT one action and its payments, T_ALERT, T_END each seat's points (i16 LE).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ MAGIC = b"MJL1"
 HEADER = 12
 OVERHEAD = 18
 MAX_PAYLOAD = 1024
-T_HANDLOG = 1
+T_HEAD, T_ACT, T_ALERT, T_END = 1, 2, 3, 4
 T_SEAL = 0xFE
 SEAL_TAG = b"MJSEAL1"
 
@@ -52,8 +53,15 @@ class HandLogFile:
         return None
 
     def handlog(self) -> bytes:
-        """The engine's hand-log bytes: the T_HANDLOG payloads in order."""
-        return b"".join(p for t, p in self.records if t == T_HANDLOG)
+        """The engine's hand-log bytes: the T_HEAD and T_ACT payloads in order."""
+        return b"".join(p for t, p in self.records if t in (T_HEAD, T_ACT))
+
+    def end_points(self):
+        """Each seat's points as the table recorded them (T_END), or None."""
+        for t, p in self.records:
+            if t == T_END:
+                return list(struct.unpack("<%dh" % (len(p) // 2), p))
+        return None
 
 
 def parse(data: bytes) -> HandLogFile:

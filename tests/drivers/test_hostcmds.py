@@ -1,0 +1,295 @@
+# The table's host commands (table/hostcmds.py) behind the firmware link, driven
+# with frames built by the firmware's own framing, on a scratch folder; under
+# CPython and MicroPython.
+import struct
+
+from sichuan import presets
+from sichuan import ruleset as R
+from storage_util import exists, rmtree, scratch
+from table import frame as F
+from table import hostcmds as HC
+from table import store
+from table.crc import crc32
+from table.link import Link
+from table.logstore import LogStore
+from table.mac import Mac
+from table.recordlog import RecordLog
+
+KEY = bytes(range(40, 72))
+TID = b"TESTTBL1"
+
+
+class Rig:
+    def __init__(self, key=KEY, busy=False):
+        self.dir = scratch("hostcmds")
+        self.logs = LogStore(self.dir + "/logs")
+        self.inq = bytearray()
+        self.out = bytearray()
+        self.seq = 0
+        self.is_busy = busy
+        self.current = -1
+        self.rules_seen = []
+        self.matches = []
+        self.link = Link(self._read, self._write, key=key, table_id=TID)
+        self.host = HC.install(
+            self.link, self.logs, root=self.dir, busy=lambda: self.is_busy,
+            current_log=lambda: self.current, on_rules=self.rules_seen.append,
+            on_match=lambda op, a: self.matches.append(op), table_id=TID)
+        self.hello()
+
+    def close(self):
+        self.host.log_files.close()
+        rmtree(self.dir)
+
+    def _read(self, mv):
+        n = min(len(mv), len(self.inq))
+        mv[:n] = self.inq[:n]
+        self.inq = self.inq[n:]
+        return n
+
+    def _write(self, mv):
+        self.out += bytes(mv)
+        return len(mv)
+
+    def frames(self):
+        for _ in range(1000):
+            self.link.poll()
+            self.host.poll()
+            if not self.inq and self.link.idle() and not self.host.pending():
+                break
+        out = []
+        for chunk in bytes(self.out).split(b"\x00"):
+            if chunk:
+                buf = bytearray(chunk)
+                n = F.decode(buf, len(buf))
+                assert n > 0
+                out.append((buf[1], F.seq_of(buf), bytes(buf[F.HDR : n - 4])))
+        self.out = bytearray()
+        return out
+
+    def send(self, code, payload=b"", mac=False, key=KEY):
+        self.seq += 1
+        body = bytearray(F.MAX_BODY + 64)
+        F.put_header(body, code, self.seq)
+        n = F.HDR + len(payload)
+        body[F.HDR : n] = payload
+        if mac:
+            body[n : n + 32] = Mac(key).digest(self.link.nonce, body[:n])
+            n += 32
+        n = F.seal(body, n)
+        wire = bytearray(F.stuffed_max(n) + 1)
+        w = F.encode(body, n, wire, 0)
+        self.inq += wire[:w] + b"\x00"
+        replies = [f for f in self.frames() if f[0] == code | F.REPLY]
+        assert len(replies) == 1
+        return replies[0][2]  # status byte + data
+
+    def hello(self):
+        self.send(F.CMD_HELLO, b"\x01")
+
+    def put(self, kind, data, mac=True, key=KEY):
+        st = self.send(F.CMD_PUT, struct.pack("<BHII", kind, 0, len(data), 0) + data, mac, key)
+        if st[0]:
+            return st
+        return self.send(F.CMD_COMMIT, struct.pack("<BHII", kind, 0, len(data), crc32(data)),
+                         mac, key)
+
+    def get(self, kind, idx, off=0, n=1000):
+        r = self.send(F.CMD_GET, struct.pack("<BHIH", kind, idx, off, n))
+        assert r[0] == 0, r[0]
+        total, crc = struct.unpack_from("<II", r, 1)
+        return total, crc, r[9:]
+
+    def info(self):
+        r = self.send(F.CMD_INFO)
+        assert r[0] == 0
+        return dict(x.split("=", 1) for x in r[1:].decode().split("\n") if "=" in x)
+
+    def make_log(self, n=5):
+        log = self.logs.new_log()
+        log.append(HC.T_HEAD, b"HL-header-bytes")
+        for i in range(n):
+            log.append(HC.T_ACT, bytes([i]) * (i + 3))
+        return log
+
+
+def _status(r):
+    return r[0], (struct.unpack_from("<I", r, 1)[0] if len(r) >= 5 else None)
+
+
+def test_info_reports_rules_logs_clock_key():
+    t = Rig()
+    try:
+        t.make_log().close()
+        d = t.info()
+        assert d["fw"] == HC.FW_VERSION and d["rules"] == "xuezhan"
+        assert d["rules_crc"] == "%08x" % presets.get("xuezhan").crc()
+        assert d["logs"] == "1" and d["key"] == "1" and int(d["free"]) > 0
+        assert d["clock_set"] == "0"
+        assert t.send(HC.CMD_CLOCK, struct.pack("<I", 1800000000), True)[0] == 0
+        d = t.info()
+        assert d["clock_set"] == "1" and 1800000000 <= int(d["clock"]) < 1800000100
+    finally:
+        t.close()
+
+
+def test_rules_push_activates_only_a_whole_valid_supported_blob():
+    t = Rig()
+    try:
+        good = presets.get("chengdu")
+        assert t.put(F.OBJ_RULES, good.to_blob())[0] == 0
+        assert t.host.rules == good and t.rules_seen == [good]
+        st, blob = store.load(t.dir + "/ruleset")
+        assert st == store.OK and blob == good.to_blob()
+        total, crc, data = t.get(F.OBJ_RULES, 0)
+        assert data == good.to_blob() and crc == crc32(data) and total == len(data)
+        # a blob with its own CRC broken: refused, with the reason in INFO
+        bad = bytearray(presets.get("xueliu").to_blob())
+        bad[10] ^= 1
+        assert _status(t.put(F.OBJ_RULES, bytes(bad))) == (F.E_CHECK, 0)
+        assert "CRC" in t.info()["refused"]
+        # a variant the table does not play
+        v = presets.get("xuezhan")
+        v.set(R.P_TINGYONG, 2)
+        v.name = "yibin"
+        assert _status(t.put(F.OBJ_RULES, v.to_blob())) == (F.E_ARG, R.P_TINGYONG)
+        assert "tingyong" in t.info()["refused"]
+        five = presets.get("xuezhan")
+        five.set(R.P_PLAYERS, 5)
+        assert _status(t.put(F.OBJ_RULES, five.to_blob())) == (F.E_ARG, R.P_PLAYERS)
+        # without the MAC, or with the wrong key
+        x = presets.get("xueliu").to_blob()
+        assert t.put(F.OBJ_RULES, x, mac=False)[0] == F.E_AUTH
+        assert t.put(F.OBJ_RULES, x, key=b"\x01" * 32)[0] == F.E_AUTH
+        # while a hand is in play
+        t.is_busy = True
+        assert t.put(F.OBJ_RULES, x)[0] == F.E_BUSY
+        assert t.host.rules == good and store.load(t.dir + "/ruleset")[1] == good.to_blob()
+        assert t.rules_seen == [good]
+    finally:
+        t.close()
+
+
+def test_rules_survive_a_restart():
+    t = Rig()
+    try:
+        t.put(F.OBJ_RULES, presets.get("games456").to_blob())
+        again = HC.Host(Link(t._read, t._write, key=KEY), t.logs, root=t.dir)
+        assert again.rules == presets.get("games456")
+    finally:
+        t.close()
+
+
+def test_logs_list_get_and_ack_by_head():
+    t = Rig()
+    try:
+        a = t.make_log(3)
+        a.close()
+        b = t.make_log(40)
+        b.close()
+        r = t.send(HC.CMD_LOGS, struct.pack("<I", 0))
+        n, more = struct.unpack_from("<HB", r, 1)
+        assert (n, more) == (2, 0)
+        ids = [struct.unpack_from("<II", r, 4 + 8 * i) for i in range(n)]
+        assert [i for i, _ in ids] == [a.log_id, b.log_id]
+        with open(t.logs.path(b.log_id), "rb") as f:
+            raw = f.read()
+        assert ids[1][1] == len(raw)
+        got = b""
+        while len(got) < len(raw):
+            total, crc, data = t.get(F.OBJ_LOG, b.log_id, len(got), 100)
+            assert total == len(raw) and crc == crc32(raw)
+            got += data
+        assert got == raw
+        # no such log; a log cannot be written by the host
+        assert t.send(F.CMD_GET, struct.pack("<BHIH", F.OBJ_LOG, 99, 0, 10))[0] == F.E_ARG
+        assert t.put(F.OBJ_LOG, b"forged")[0] == F.E_ARG
+        # ack: needs the MAC, the right head, and not the hand being written
+        ack = struct.pack("<I", b.log_id)
+        assert t.send(HC.CMD_ACK, ack + b.head(), False)[0] == F.E_AUTH
+        assert t.send(HC.CMD_ACK, ack + b"\x00" * 8, True)[0] == F.E_CHECK
+        t.current = b.log_id
+        assert t.send(HC.CMD_ACK, ack + b.head(), True)[0] == F.E_BUSY
+        assert t.logs.list() == [a.log_id, b.log_id]
+        t.current = -1
+        assert t.send(HC.CMD_ACK, ack + b.head(), True)[0] == 0
+        assert t.logs.list() == [a.log_id] and not exists(t.logs.path(b.log_id))
+        assert t.send(HC.CMD_ACK, ack + b.head(), True)[0] == F.E_ARG
+    finally:
+        t.close()
+
+
+def test_a_growing_log_reports_its_new_size_and_crc():
+    t = Rig()
+    try:
+        log = t.make_log(2)
+        total1, crc1, _ = t.get(F.OBJ_LOG, log.log_id, 0, 10)
+        log.append(HC.T_ACT, b"one more")
+        total2, crc2, _ = t.get(F.OBJ_LOG, log.log_id, 0, 10)
+        log.close()
+        assert total2 == total1 + 18 + 8 and crc2 != crc1
+    finally:
+        t.close()
+
+
+def test_enrolment_map_checked_for_duplicates():
+    t = Rig()
+    try:
+        m = bytearray(HC.ENROLL_LEN)
+        for tile in range(108):
+            m[tile * 8] = tile + 1
+            m[tile * 8 + 7] = 0xE0
+        assert t.put(F.OBJ_ENROLL, bytes(m))[0] == 0
+        assert t.get(F.OBJ_ENROLL, 0)[2] == bytes(m)
+        dup = bytearray(m)
+        dup[50 * 8 : 51 * 8] = m[7 * 8 : 8 * 8]
+        assert _status(t.put(F.OBJ_ENROLL, bytes(dup))) == (F.E_CHECK, 50)
+        assert _status(t.put(F.OBJ_ENROLL, bytes(100))) == (F.E_LEN, HC.ENROLL_LEN)
+        assert store.load(t.dir + "/enroll")[1] == bytes(m)
+    finally:
+        t.close()
+
+
+def test_match_and_watch_and_events():
+    t = Rig()
+    try:
+        assert t.send(HC.CMD_MATCH, b"\x01", True)[0] == 0
+        assert t.send(HC.CMD_MATCH, b"\x01", False)[0] == F.E_AUTH
+        assert t.send(HC.CMD_MATCH, b"\x09", True)[0] == F.E_ARG
+        assert t.matches == [HC.MATCH_START]
+        t.host.push_event(b"\x02not watched")
+        assert t.frames() == []
+        assert t.send(HC.CMD_WATCH, b"\x01")[0] == 0
+        for i in range(HC.EVENT_QUEUE + 3):
+            t.host.push_event(bytes([2, i]))
+        evs = [f for f in t.frames() if f[0] == HC.EV_GAME | F.REPLY]
+        assert t.host.dropped == 3
+        assert [e[2] for e in evs] == [bytes([2, i]) for i in range(3, HC.EVENT_QUEUE + 3)]
+        assert t.send(HC.CMD_WATCH, b"\x00")[0] == 0
+        t.host.push_event(b"\x02x")
+        assert t.frames() == []
+    finally:
+        t.close()
+
+
+def test_seal_is_the_key_mac_of_the_chain():
+    t = Rig()
+    try:
+        log = t.make_log(4)
+        head = log.head()
+        assert t.host.seal(log)
+        log.close()
+        again = RecordLog(t.logs.path(log.log_id))
+        rtype, mac = again.read(again.count - 1)
+        again.close()
+        assert rtype == HC.T_SEAL
+        assert mac == Mac(KEY).digest(HC.SEAL_TAG, TID, struct.pack("<I", log.log_id), head)
+    finally:
+        t.close()
+    t = Rig(key=None)
+    try:
+        log = t.make_log(1)
+        assert not t.host.seal(log)
+        log.close()
+    finally:
+        t.close()
