@@ -8,9 +8,30 @@ Adding a command group is one import and one entry in COMMAND_MODULES.
 import argparse
 import sys
 
-from . import BadInput, calccmd, logscmd, rulescmd, simcmd, tablecmd, virtualcmd
+from . import (
+    BadInput,
+    calccmd,
+    exportcmd,
+    logscmd,
+    replaycmd,
+    rescorecmd,
+    rulescmd,
+    simcmd,
+    tablecmd,
+    virtualcmd,
+)
 
-COMMAND_MODULES = (calccmd, rulescmd, simcmd, tablecmd, logscmd, virtualcmd)
+COMMAND_MODULES = (
+    calccmd,
+    rulescmd,
+    simcmd,
+    tablecmd,
+    logscmd,
+    virtualcmd,
+    replaycmd,
+    rescorecmd,
+    exportcmd,
+)
 
 
 def build_parser():

@@ -1,0 +1,155 @@
+"""`mjtable export`: score sheets of archived hands, as CSV and as one
+self-contained HTML page (each hand's wins, payments and points; the
+standings). Several archives (one per table, or copies from several laptops)
+combine into one event's standings; a log present in more than one archive is
+counted once (same table id, log id and chain head).
+
+    mjtable export [--archive PATH]... [--csv OUT.csv] [--html OUT.html] [--title T]
+Standings are per table seat (TABLE/East ...): the table knows seats, not people.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import os
+
+from sichuan.settle import EV_PAY, EV_WIN
+
+from . import BadInput, archive, hands
+
+
+def add_parsers(sub):
+    p = sub.add_parser("export", help="score sheets: CSV and a self-contained HTML page")
+    p.add_argument("--archive", metavar="PATH", action="append", default=None,
+                   help="archive(s) to combine (default %s)"
+                   % archive.default_path().replace("%", "%%"))
+    p.add_argument("--csv", metavar="OUT.csv", help="one row per hand")
+    p.add_argument("--html", metavar="OUT.html", help="hands and standings")
+    p.add_argument("--title", default="Sichuan mahjong: score sheet")
+    p.set_defaults(func=export)
+
+
+def collect(paths) -> list:
+    """One dict per distinct hand across the archives, in table/log order."""
+    seen = set()
+    out = []
+    for path in paths:
+        ar = archive.Archive(path, create=False)
+        for r in ar.logs():
+            key = (r[1], r[2], r[3])
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(summarise(ar, r[0]))
+        ar.close()
+    out.sort(key=lambda h: (h["table"], h["log"]))
+    return out
+
+
+def summarise(ar, row: int) -> dict:
+    h = hands.load(ar, row)
+    wins: list = []
+    pays: list = []
+
+    def each(a, evs, g, logged):
+        for e in evs:
+            if e[0] == EV_WIN:
+                frm = "self-drawn" if e[4] < 0 else "from " + hands.SEAT_NAMES[e[4]]
+                wins.append("%s wins, fan %d, %s" % (hands.SEAT_NAMES[e[1]], e[2], frm))
+            elif e[0] == EV_PAY:
+                pays.append(hands.fmt_pay(e))
+
+    g, diffs = hands.run(h, each)
+    table = h.log.end_points()
+    if table is not None and table != list(g.delta):
+        diffs.append("points differ: table %s, engine %s" % (table, list(g.delta)))
+    return {"table": h.table_id, "log": h.log_id, "rules": h.rs.name, "seal": h.seal,
+            "points": table if table is not None else list(g.delta), "wins": wins,
+            "payments": pays, "checked": not diffs, "differences": diffs}
+
+
+def standings(hs) -> list:
+    """[(place, player, total, hands)] by total, higher first."""
+    tot: dict = {}
+    n: dict = {}
+    for h in hs:
+        for s, p in enumerate(h["points"]):
+            who = "%s/%s" % (h["table"], hands.SEAT_NAMES[s])
+            tot[who] = tot.get(who, 0) + p
+            n[who] = n.get(who, 0) + 1
+    order = sorted(tot, key=lambda w: (-tot[w], w))
+    return [(i + 1, w, tot[w], n[w]) for i, w in enumerate(order)]
+
+
+def to_csv(hs) -> str:
+    f = io.StringIO()
+    w = csv.writer(f)
+    w.writerow(["table", "log", "rules", "seal", "East", "South", "West", "North",
+                "wins", "checked"])
+    for h in hs:
+        pts = list(h["points"]) + [""] * (4 - len(h["points"]))
+        w.writerow([h["table"], h["log"], h["rules"], h["seal"], *pts[:4],
+                    "; ".join(h["wins"]), "yes" if h["checked"] else "DIFFERS"])
+    return f.getvalue()
+
+
+_CSS = """body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;
+margin:.5em 0 1.5em}td,th{border:1px solid #bbb;padding:.2em .6em;text-align:left}
+th{background:#eee}.neg{color:#b00}.bad{color:#b00;font-weight:bold}details{margin:.3em 0}
+td.n{text-align:right}"""
+
+
+def _pts(v) -> str:
+    return '<td class="n%s">%+d</td>' % (" neg" if v < 0 else "", v)
+
+
+def to_html(hs, title: str) -> str:
+    e = html.escape
+    out = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>%s</title>"
+           "<style>%s</style></head><body><h1>%s</h1>" % (e(title), _CSS, e(title))]
+    out.append("<h2>Standings</h2><table><tr><th>#</th><th>player (table/seat)</th>"
+               "<th>points</th><th>hands</th></tr>")
+    for place, who, total, n in standings(hs):
+        out.append("<tr><td>%d</td><td>%s</td>%s<td class='n'>%d</td></tr>"
+                   % (place, e(who), _pts(total), n))
+    out.append("</table><h2>Hands</h2><table><tr><th>table</th><th>log</th><th>rules</th>"
+               "<th>seal</th><th>East</th><th>South</th><th>West</th><th>North</th>"
+               "<th>breakdown</th></tr>")
+    for h in hs:
+        cells = "".join(_pts(v) for v in h["points"])
+        body = "".join("<div>%s</div>" % e(w) for w in h["wins"]) or "<div>no win</div>"
+        body += "<details><summary>%d payment(s)</summary>%s</details>" % (
+            len(h["payments"]), "".join("<div>%s</div>" % e(p) for p in h["payments"]))
+        if not h["checked"]:
+            body += "".join("<div class='bad'>%s</div>" % e(d) for d in h["differences"])
+        seal = h["seal"] if h["seal"] == "valid" else "<span class='bad'>%s</span>" % e(h["seal"])
+        out.append("<tr><td>%s</td><td>%d</td><td>%s</td><td>%s</td>%s<td>%s</td></tr>"
+                   % (e(h["table"]), h["log"], e(h["rules"]), seal, cells, body))
+    out.append("</table></body></html>\n")
+    return "".join(out)
+
+
+def _write(path: str, text: str) -> None:
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8", newline="") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def export(args):
+    if not args.csv and not args.html:
+        raise BadInput("give --csv OUT.csv and/or --html OUT.html")
+    hs = collect(args.archive or [None])
+    if args.csv:
+        _write(args.csv, to_csv(hs))
+    if args.html:
+        _write(args.html, to_html(hs, args.title))
+    st = standings(hs)
+    print("%d hand(s) from %d table(s) exported%s%s" % (
+        len(hs), len({h["table"] for h in hs}),
+        " to " + args.csv if args.csv else "", " and " + args.html if args.html else ""))
+    if st:
+        print("leader: %s %+d" % (st[0][1], st[0][2]))
+    return 0

@@ -1,0 +1,129 @@
+"""Archived hands as the engine sees them: the log's hand-log bytes, the ruleset
+it was played under, and a re-run of its actions through sichuan.game (the
+table's own rules core on CPython). Used by replay, rescore and export."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sichuan import game as G
+from sichuan import handlog, meld, tiles
+from sichuan import ruleset as R
+from sichuan.settle import EV_ACCEPTED, EV_PAY, EV_WIN, PAY_NAMES
+
+from . import BadInput, logfmt, rulefile
+
+SEAT_NAMES = ("East", "South", "West", "North", "Seat5")
+
+
+@dataclass
+class Hand:
+    row: int
+    table_id: str
+    log_id: int
+    seal: str
+    rules_crc: str | None
+    log: logfmt.HandLogFile
+    rs: object = None
+    header: tuple = ()
+    records: list = field(default_factory=list)
+
+
+def load(ar, row: int, rules: str | None = None) -> Hand:
+    """The archived hand `row`; its ruleset from the archive (by the CRC its
+    header records) unless `rules` (PRESET|FILE) is given."""
+    table_id, log_id, data, seal, crc = ar.log_data(row)
+    try:
+        log = logfmt.parse(data)
+    except logfmt.LogDamaged as e:
+        raise BadInput("hand %d: archived log is damaged: %s" % (row, e)) from None
+    h = Hand(row, table_id, log_id, seal, crc, log)
+    buf = log.handlog()
+    try:
+        h.header, h.records = handlog.decode(buf)
+    except ValueError as e:
+        raise BadInput("hand %d: hand log does not decode: %s" % (row, e)) from None
+    if rules:
+        h.rs = rulefile.load(rules)
+    else:
+        blob = ar.ruleset_blob("%08x" % h.header[0])
+        if blob is None:
+            raise BadInput("hand %d was played under ruleset CRC %08X, not in the archive; "
+                           "give --rules PRESET|FILE" % (row, h.header[0]))
+        h.rs = R.from_blob(blob)
+    return h
+
+
+def fmt_action(a) -> str:
+    kind, seat, arg, _t = a
+    name = G.ACTION_NAMES[kind] if kind < len(G.ACTION_NAMES) else "kind%d" % kind
+    who = SEAT_NAMES[seat] if seat < len(SEAT_NAMES) else "seat%d" % seat
+    if kind in (G.DEAL, G.EXCHANGE) and isinstance(arg, tuple):
+        c = bytearray(27)
+        for f in arg:
+            c[f] += 1
+        return "%s %s %s" % (who, name, tiles.to_text(c))
+    if kind == G.DINGQUE:
+        return "%s %s %s" % (who, name, "mps"[arg] if 0 <= arg < 3 else "?")
+    if isinstance(arg, int) and 0 <= arg < 27 and kind not in (G.PENG, G.ZHIGANG, G.PASS):
+        return "%s %s %s" % (who, name, tiles.name(arg))
+    return "%s %s" % (who, name)
+
+
+def fmt_pay(e) -> str:
+    reason = PAY_NAMES[e[4]] if e[4] < len(PAY_NAMES) else str(e[4])
+    return "%s pays %s %d (%s)" % (SEAT_NAMES[e[1]], SEAT_NAMES[e[2]], e[3], reason)
+
+
+def melds_text(g, s) -> str:
+    out = []
+    for m in g.meld_list(s):
+        k = meld.KIND_NAMES[meld.kind(m)]
+        out.append("%s:%s" % (k, tiles.name(meld.face(m))))
+    return " ".join(out)
+
+
+def discards_text(g, s) -> str:
+    out = []
+    for i in range(g.ndisc):
+        if g.dseat[i] == s:
+            f = g.disc[i]
+            out.append(tiles.name(f & 0x7F) + ("*" if f & 0x80 else ""))
+    return " ".join(out)
+
+
+def run(h: Hand, each=None):
+    """Re-run the hand's actions through a fresh Game. each(action, events, g,
+    logged_payments) after each action. Returns (game, differences): a list of
+    texts naming where the engine's payments differ from the log's, or an
+    action it refuses."""
+    g = G.Game(h.rs, h.header[2], h.header[3])
+    diffs: list = []
+    recs = h.records
+    i = 0
+    while i < len(recs):
+        r = recs[i]
+        i += 1
+        if r[0] != handlog.REC_ACTION:
+            diffs.append("payment %r without an action before it" % (r[1:],))
+            continue
+        logged = []
+        while i < len(recs) and recs[i][0] == handlog.REC_PAY:
+            logged.append(tuple(recs[i][1:]))
+            i += 1
+        evs = g.apply(r[1])
+        if evs[0][0] != EV_ACCEPTED:
+            diffs.append("action %d (%s) refused by the engine: reason %d"
+                         % (i, fmt_action(r[1]), evs[0][2]))
+            break
+        paid = [(e[1], e[2], e[3], e[4]) for e in evs if e[0] == EV_PAY]
+        if paid != logged:
+            diffs.append("after %s: table paid %s, engine pays %s"
+                         % (fmt_action(r[1]), logged, paid))
+        if each is not None:
+            each(r[1], evs, g, logged)
+    return g, diffs
+
+
+def wins(evs) -> list:
+    return [e for e in evs if e[0] == EV_WIN]

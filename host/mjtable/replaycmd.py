@@ -1,0 +1,70 @@
+"""`mjtable replay HAND_ID`: step through an archived hand with the table's own
+rules core, showing each action, then every seat's rack (concealed tiles),
+melds and discards and the payments it caused.
+
+    mjtable replay HAND_ID [--archive PATH] [--rules PRESET|FILE] [--step] [--brief]
+HAND_ID is the archive's hand number (`mjtable logs list --archived`) or
+TABLE:LOG. --step waits for Enter after each action (on a terminal).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from sichuan import game as G
+from sichuan import tiles
+
+from . import archive, hands
+
+
+def add_parsers(sub):
+    p = sub.add_parser("replay", help="step through an archived hand")
+    p.add_argument("hand", metavar="HAND_ID", help="hand number or TABLE:LOG")
+    archive.add_argument(p)
+    p.add_argument("--rules", metavar="PRESET|FILE", default=None,
+                   help="ruleset to replay under (default: the one the table used)")
+    p.add_argument("--step", action="store_true", help="wait for Enter after each action")
+    p.add_argument("--brief", action="store_true", help="actions and payments only")
+    p.set_defaults(func=replay)
+
+
+def state_lines(g) -> list:
+    out = []
+    for s in range(g.np):
+        void = "mps"[g.void[s]] if g.void[s] < 3 else "-"
+        out.append("    %-5s %-22s melds [%s] void %s  discards %s  %+d"
+                   % (hands.SEAT_NAMES[s], tiles.to_text(g.hand[s]) or "-",
+                      hands.melds_text(g, s), void, hands.discards_text(g, s) or "-",
+                      g.delta[s]))
+    return out
+
+
+def replay(args):
+    ar = archive.Archive(args.archive, create=False)
+    h = hands.load(ar, ar.find_hand(args.hand), args.rules)
+    crc, players, dealer, direction, _t0 = h.header
+    print("hand %d: table %s log %d, seal %s, ruleset %s (CRC %08X), dealer %s, exchange %d"
+          % (h.row, h.table_id, h.log_id, h.seal, h.rs.name, crc,
+             hands.SEAT_NAMES[dealer], direction))
+    step = [0]
+    interactive = args.step and sys.stdin.isatty()
+
+    def each(a, evs, g, logged):
+        step[0] += 1
+        print("%3d  %s" % (step[0], hands.fmt_action(a)))
+        for e in hands.wins(evs):
+            print("     win: %s, fan %d" % (hands.SEAT_NAMES[e[1]], e[2]))
+        for e in evs:
+            if e[0] == 2:  # EV_PAY
+                print("     " + hands.fmt_pay(e))
+        if not args.brief and a[0] != G.DEAL:
+            print("\n".join(state_lines(g)))
+        if interactive:
+            input()
+
+    g, diffs = hands.run(h, each)
+    print("end: %s" % "  ".join("%s %+d" % (hands.SEAT_NAMES[s], g.delta[s])
+                                 for s in range(g.np)))
+    for d in diffs:
+        print("DIFFERENCE: " + d)
+    return 1 if diffs else 0
