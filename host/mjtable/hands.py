@@ -46,12 +46,25 @@ def load(ar, row: int, rules: str | None = None) -> Hand:
     if rules:
         h.rs = rulefile.load(rules)
     else:
-        blob = ar.ruleset_blob("%08x" % h.header[0])
-        if blob is None:
+        h.rs = ruleset_of(ar, h.header[0])
+        if h.rs is None:
             raise BadInput("hand %d was played under ruleset CRC %08X, not in the archive; "
                            "give --rules PRESET|FILE" % (row, h.header[0]))
-        h.rs = R.from_blob(blob)
     return h
+
+
+def ruleset_of(ar, crc: int):
+    """The ruleset with this CRC: from the archive (pulled or pushed), else a preset."""
+    blob = ar.ruleset_blob("%08x" % crc)
+    if blob is not None:
+        return R.from_blob(blob)
+    from sichuan import presets
+
+    for name in presets.names():
+        rs = presets.get(name)
+        if rs.crc() == crc:
+            return rs
+    return None
 
 
 def fmt_action(a) -> str:

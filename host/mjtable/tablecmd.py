@@ -144,9 +144,22 @@ def rules_push(args):
     d = link.info()
     if d.get("rules_crc", "").lower() != "%08x" % rs.crc():
         raise BadInput("the table took the ruleset but reports CRC %s" % d.get("rules_crc"))
+    _remember(rs)
     print("table %s: ruleset %s active (CRC %08X, %d bytes)"
           % (link.table_id.hex(), rs.name, rs.crc(), len(blob_of(rs))))
     return 0
+
+
+def _remember(rs):
+    """Keep a pushed ruleset in the archive: its hands can be replayed later."""
+    from . import archive
+
+    try:
+        ar = archive.Archive()
+        ar.add_ruleset("%08x" % rs.crc(), rs.name, rs.to_blob())
+        ar.close()
+    except (BadInput, OSError):
+        pass
 
 
 def blob_of(rs):

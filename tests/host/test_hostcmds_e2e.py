@@ -1,0 +1,279 @@
+"""End to end: the firmware's host commands on the MicroPython unix port
+(tools/hostlink_peer.py: table.link + table.hostcmds on a LittleFS volume,
+bots playing logged hands) behind a real pseudo-terminal, and `mjtable` on
+pyserial. No timing is asserted."""
+
+import os
+import sqlite3
+import struct
+import subprocess
+import tty
+
+import pytest
+import serial
+from mjtable import cli, logfmt, logscmd
+from mjtable import link as H
+from sichuan import presets
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+PEER = os.path.join(ROOT, "tools", "hostlink_peer.py")
+KEY = bytes(range(7, 39))
+HANDS = 3
+
+
+class Table:
+    def __init__(self, tmp, hands=HANDS, key=KEY, extra=()):
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        self.path = os.ttyname(slave)
+        os.set_blocking(master, False)
+        cmd = [MICROPYTHON, PEER, "--fd", str(master), "--flash", str(tmp / "flash.img"),
+               "--fresh", "--hands", str(hands), "--id", "E2ETABLE", *extra]
+        if key:
+            cmd += ["--key", key.hex()]
+        self.proc = subprocess.Popen(cmd, pass_fds=(master,), stdout=subprocess.PIPE)
+        os.close(master)
+        self.slave = slave
+        assert self.proc.stdout.readline() == b"hostlink_peer: ready\n"
+
+    def close(self):
+        self.proc.kill()
+        self.proc.wait()
+        os.close(self.slave)
+
+
+@pytest.fixture
+def env(tmp_path, monkeypatch):
+    monkeypatch.setenv("MJTABLE_KEYFILE", str(tmp_path / "key"))
+    monkeypatch.setenv("MJTABLE_ARCHIVE", str(tmp_path / "archive.sqlite"))
+    monkeypatch.delenv("MJTABLE_KEY", raising=False)
+    (tmp_path / "key").write_text(KEY.hex())
+    return tmp_path
+
+
+@pytest.fixture
+def table(env):
+    t = Table(env)
+    yield t
+    t.close()
+
+
+def run(capsys, *argv):
+    code = cli.main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def session(t, key=KEY):
+    ser = serial.Serial(t.path, 115200, timeout=1, write_timeout=5)
+    link = H.Link(ser, key=key, timeout=10)
+    link.hello()
+    return link
+
+
+def test_push_pull_rescore_export(table, env, capsys):
+    code, out, _ = run(capsys, "info", "--port", table.path)
+    assert code == 0 and "logs waiting  %d" % HANDS in out and "xuezhan" in out
+    code, out, _ = run(capsys, "rules", "push", "chengdu", "--port", table.path)
+    assert code == 0 and "chengdu active" in out
+    code, out, _ = run(capsys, "info", "--port", table.path, "--json")
+    assert '"rules_crc": "%08x"' % presets.get("chengdu").crc() in out
+    code, out, _ = run(capsys, "rules", "pull", "--port", table.path, "-o", str(env / "r.bin"))
+    assert code == 0 and (env / "r.bin").read_bytes() == presets.get("chengdu").to_blob()
+    assert run(capsys, "rules", "show", "xuezhan")[0] == 0  # the group still works
+    code, out, _ = run(capsys, "logs", "list", "--port", table.path)
+    assert "%d log(s) waiting" % HANDS in out
+    code, out, _ = run(capsys, "logs", "pull", "--port", table.path)
+    assert code == 0 and out.count("seal valid, archived as hand") == HANDS
+    assert "%d acknowledged" % HANDS in out
+    code, out, _ = run(capsys, "logs", "list", "--port", table.path)
+    assert "0 log(s) waiting" in out
+    code, out, _ = run(capsys, "logs", "pull", "--port", table.path)  # nothing new, no error
+    assert code == 0 and "0 log(s) pulled" in out
+    code, out, _ = run(capsys, "rescore")
+    assert code == 0 and "%d hand(s) rescored, 0 differ" % HANDS in out
+    code, out, _ = run(capsys, "replay", "1")
+    assert code == 0 and " deal " in out and "discards" in out and "end: East" in out
+    code, out, _ = run(capsys, "export", "--csv", str(env / "s.csv"), "--html",
+                       str(env / "s.html"))
+    assert code == 0
+    rows = (env / "s.csv").read_text().splitlines()
+    assert len(rows) == HANDS + 1 and all(r.endswith(",yes") for r in rows[1:])
+    page = (env / "s.html").read_text()
+    assert "Standings" in page and "<script" not in page and "http" not in page
+    # an archive combined with a copy of itself counts each hand once
+    copy = env / "copy.sqlite"
+    copy.write_bytes((env / "archive.sqlite").read_bytes())
+    code, out, _ = run(capsys, "export", "--archive", str(env / "archive.sqlite"),
+                       "--archive", str(copy), "--csv", str(env / "c.csv"))
+    assert "%d hand(s) from 1 table(s)" % HANDS in out
+
+
+def test_rescore_flags_a_hand_the_table_scored_differently(table, env, capsys):
+    run(capsys, "logs", "pull", "--port", table.path)
+    # a table with a scoring bug: its end record says something else. Rebuild
+    # the log (valid chain, as a buggy table would write it) and archive it.
+    db = sqlite3.connect(env / "archive.sqlite")
+    data, = db.execute("SELECT data FROM logs WHERE id=1").fetchone()
+    log = logfmt.parse(data)
+    recs = [(t, p if t != logfmt.T_END else struct.pack("<4h", 9, -9, 0, 0))
+            for t, p in log.records if t != logfmt.T_SEAL]
+    db.execute("UPDATE logs SET data=? WHERE id=1", (build_log(log.log_id, recs),))
+    db.commit()
+    code, out, _ = run(capsys, "rescore")
+    assert code == 1 and "hand 1: DIFFERS: points: table recorded [9, -9, 0, 0]" in out
+    assert "1 differ" in out
+
+
+def build_log(log_id, records):
+    """A log file as the firmware writes it (docs/storage.md), for tamper tests."""
+    import hashlib
+    import zlib
+
+    head = b"MJL1" + struct.pack("<I", log_id)
+    head += struct.pack("<I", zlib.crc32(head))
+    out = bytearray(head)
+    chain = hashlib.sha256(head).digest()[:8]
+    for t, p in records:
+        r = struct.pack("<BBHH", 0xA5, t, len(p), len(p) ^ 0xFFFF) + p
+        r += struct.pack("<I", zlib.crc32(r))
+        chain = hashlib.sha256(chain + r).digest()[:8]
+        out += r + chain
+    return bytes(out)
+
+
+class Cutting:
+    """A serial port whose cable is pulled after `limit` bytes were read."""
+
+    def __init__(self, ser, limit):
+        self.ser = ser
+        self.left = limit
+
+    @property
+    def in_waiting(self):
+        return self.ser.in_waiting
+
+    def reset_input_buffer(self):
+        self.ser.reset_input_buffer()
+
+    def write(self, b):
+        return self.ser.write(b)
+
+    def read(self, n):
+        if self.left <= 0:
+            raise serial.SerialException("cable pulled")
+        data = self.ser.read(min(n, self.left))
+        self.left -= len(data)
+        return data
+
+
+def test_a_cut_pull_resumes_and_yields_identical_logs(env, capsys):
+    t = Table(env, hands=2, extra=("--seed", "9"))
+    try:
+        link = session(t)
+        logs = logscmd.table_logs(link)
+        whole = {lid: link.get_object(H.OBJ_LOG, lid) for lid, _ in logs}
+        big = max(whole, key=lambda i: len(whole[i]))
+        assert len(whole[big]) > 3 * 1015  # several chunks, so a cut lands inside
+        from mjtable import archive
+
+        ar = archive.Archive(str(env / "archive.sqlite"))
+        cut = H.Link(Cutting(link.stream, 1500), key=KEY, timeout=10)
+        cut.hello()  # the HELLO reply is small
+        with pytest.raises(serial.SerialException):
+            logscmd.pull_object(cut, H.OBJ_LOG, big, b"", None,
+                                lambda tot, crc, d: ar.save_partial(link.table_id.hex(), big,
+                                                                   tot, crc, d))
+        kept = ar.partial(link.table_id.hex(), big)
+        assert 0 < len(kept) < len(whole[big]) and whole[big].startswith(kept)
+        ar.close()
+        link.stream.close()
+        code, out, _ = run(capsys, "logs", "pull", "--port", t.path)
+        assert code == 0 and "log %d: resumed at byte %d" % (big, len(kept)) in out
+        db = sqlite3.connect(env / "archive.sqlite")
+        got = dict(db.execute("SELECT log_id, data FROM logs").fetchall())
+        assert got == whole
+        assert db.execute("SELECT count(*) FROM partial").fetchone()[0] == 0
+    finally:
+        t.close()
+
+
+def test_unauthenticated_changes_are_refused(table, env, capsys):
+    before = session(table).info()
+    os.remove(env / "key")
+    code, _, err = run(capsys, "rules", "push", "chengdu", "--port", table.path)
+    assert code == 2 and "needs the table key" in err
+    code, _, err = run(capsys, "rules", "push", "chengdu", "--port", table.path,
+                       "--key", "ab" * 32)
+    assert code == 2 and "the key is wrong" in err
+    code, _, err = run(capsys, "clock", "set", "--port", table.path, "--key", "ab" * 32)
+    assert code == 2
+    # straight on the wire: PUT, COMMIT and ACK without a MAC or with a forged one
+    link = session(table, key=None)
+    blob = presets.get("chengdu").to_blob()
+    for key in (None, b"\x01" * 32):
+        link.key = key
+        for code_, payload in ((H.CMD_PUT, struct.pack("<BHII", 1, 0, len(blob), 0) + blob),
+                               (0x21, struct.pack("<I", 1) + b"\x00" * 8),
+                               (0x22, struct.pack("<I", 5)), (0x23, b"\x01")):
+            with pytest.raises(H.LinkError) as e:
+                link.request(code_, payload, auth=key is not None)
+            assert e.value.status == 6  # E_AUTH
+    code, out, _ = run(capsys, "logs", "pull", "--port", table.path)  # no key: no ack
+    assert "seal unchecked" in out and "0 acknowledged" in out
+    after = session(table).info()
+    for k in ("rules", "rules_crc", "logs", "clock_set"):
+        assert after[k] == before[k]
+
+
+def test_an_unplayable_variant_is_refused_with_its_reason(table, env, capsys):
+    (env / "yibin.toml").write_text('base = "xuezhan"\nname = "yibin"\ntingyong = 2\n')
+    code, _, err = run(capsys, "rules", "push", str(env / "yibin.toml"), "--port", table.path)
+    assert code == 2 and "tingyong = 2: variant not played by this table" in err
+    assert session(table).info()["rules"] == "xuezhan"
+
+
+def test_edited_dropped_reordered_or_forged_logs_are_detected(table, env):
+    link = session(table)
+    lid = logscmd.table_logs(link)[0][0]
+    data = link.get_object(H.OBJ_LOG, lid)
+    log, seal = logscmd.verify(data, link.table_id, KEY)
+    assert seal == "valid" and len(log.records) > 20
+    # one byte edited anywhere after the file header: always detected
+    for i in range(12, len(data), 7):
+        bad = bytearray(data)
+        bad[i] ^= 0x20
+        with pytest.raises(logfmt.LogDamaged):
+            logfmt.parse(bytes(bad))
+    offs = [12]
+    for _t, p in log.records:
+        offs.append(offs[-1] + 18 + len(p))
+    rec = [data[offs[i] : offs[i + 1]] for i in range(len(log.records))]
+    dropped = data[:12] + b"".join(rec[:5] + rec[6:])
+    with pytest.raises(logfmt.LogDamaged, match="record 5"):
+        logfmt.parse(dropped)
+    swapped = data[:12] + b"".join(rec[:7] + [rec[8], rec[7]] + rec[9:])
+    with pytest.raises(logfmt.LogDamaged, match="record 7"):
+        logfmt.parse(swapped)
+    # a rewrite with a recomputed chain (anyone can do that) fails the seal
+    recs = list(log.records)
+    t0, p0 = recs[3]
+    recs[3] = (t0, bytes([p0[0] ^ 1]) + p0[1:])
+    forged = build_log(lid, recs)
+    again, seal = logscmd.verify(forged, link.table_id, KEY)
+    assert seal == "FORGED"
+    assert logscmd.verify(data, b"OTHERTBL", KEY)[1] == "FORGED"  # another table's log
+
+
+def test_ack_only_with_the_head_of_the_log(table, env):
+    link = session(table)
+    lid = logscmd.table_logs(link)[0][0]
+    data = link.get_object(H.OBJ_LOG, lid)
+    head = logfmt.parse(data).head
+    with pytest.raises(H.LinkError) as e:
+        link.request(0x21, struct.pack("<I", lid) + bytes(8), auth=True)
+    assert e.value.status == 15
+    assert [i for i, _ in logscmd.table_logs(link)][0] == lid
+    link.request(0x21, struct.pack("<I", lid) + head, auth=True)
+    assert lid not in [i for i, _ in logscmd.table_logs(link)]
