@@ -107,9 +107,17 @@ class Table:
         self.match = None
         self.hand = None  # (game, action iterator, writer, log, t)
         self.next_at = 0
+        self.tags = 0
 
     def busy(self):
         return self.hand is not None
+
+    def last_tag(self):
+        """A new simulated tag on every question: 108 distinct UIDs, then repeats
+        (so the host sees a duplicate if it asks for more)."""
+        self.tags += 1
+        n = (self.tags - 1) % 108
+        return self.tags, bytes((n + 1, 0x5A, n * 7 & 0xFF, 0x11, 0, 0, 0x04, 0xE0))
 
     def current(self):
         return self.hand[3].log_id if self.hand is not None else -1
@@ -213,6 +221,7 @@ def main():
     table = Table(o, logs)
     host = hostcmds.install(link, logs, root=MOUNT, busy=table.busy,
                             current_log=table.current, on_match=table.on_match,
+                            last_tag=table.last_tag,
                             table_id=o["id"])
     table.host = host
     for _ in range(o["hands"]):

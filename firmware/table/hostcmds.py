@@ -15,6 +15,8 @@ install(link, logs, ...) -> Host registers on a table.link.Link:
     0x22 CLOCK  auth  unix seconds u32 -> (none)
     0x23 MATCH  auth  op u8 (1 start, 2 end), args -> (none): on_match(op, args)
     0x24 WATCH  read  on u8 -> (none): stream live events (0 stops)
+    0x25 TAG    read  (none) -> seq u32, uid[8]: the tag last read on the
+                      enrolment antenna (seq counts presentations; 0 = none)
   INFO key=value lines: fw, proto, rules, rules_crc, free, logs, clock, key,
   watch, and refused (why the last pushed ruleset or map was refused).
 
@@ -49,6 +51,7 @@ CMD_ACK = const(0x21)
 CMD_CLOCK = const(0x22)
 CMD_MATCH = const(0x23)
 CMD_WATCH = const(0x24)
+CMD_TAG = const(0x25)
 
 MATCH_START = const(1)
 MATCH_END = const(2)
@@ -276,6 +279,7 @@ class Host:
         on_match=None,
         busy=None,
         current_log=None,
+        last_tag=None,
         clock=None,
         table_id=b"\x00" * 8,
         seats=SEATS,
@@ -293,6 +297,7 @@ class Host:
         self._on_match = on_match
         self._busy = busy
         self._current = current_log
+        self._tag = last_tag
         self.refused = ""
         self.watching = False
         self.dropped = 0
@@ -314,6 +319,7 @@ class Host:
         link.register(CMD_CLOCK, self._cmd_clock, True)
         link.register(CMD_MATCH, self._cmd_match, True)
         link.register(CMD_WATCH, self._cmd_watch)
+        link.register(CMD_TAG, self._cmd_tag)
         link.register(F.CMD_INFO, self._cmd_info)
 
     def _load_rules(self):
@@ -419,6 +425,15 @@ class Host:
             self._events = []
         return 0
 
+    def _cmd_tag(self, req, resp):
+        if self._tag is None:
+            raise F.LinkError(F.E_STATE)
+        got = self._tag()
+        seq, uid = (0, bytes(8)) if got is None else got
+        struct.pack_into("<I", resp, 0, seq)
+        resp[4:12] = uid
+        return 12
+
     def _cmd_info(self, req, resp):
         text = self.info()
         n = min(len(text), len(resp))
@@ -505,6 +520,8 @@ def install(link, logs, **kw):
                   (e.g. E_BUSY) to refuse
       busy        fn() -> True while a hand is in play (pushes wait: E_BUSY)
       current_log fn() -> id of the log being written (not ackable), or -1
+      last_tag    fn() -> (seq, uid[8]) of the tag last read on the enrolment
+                  antenna, seq counting presentations; None if none yet
       clock       an object with now() and set(secs) (default: Clock())
       table_id    8 bytes, as given to the Link (bound into log seals)
       seats       seats of the physical table (4)

@@ -11,8 +11,11 @@ import sys
 from . import (
     BadInput,
     calccmd,
+    deploycmd,
+    enrollcmd,
     exportcmd,
     logscmd,
+    monitorcmd,
     replaycmd,
     rescorecmd,
     rulescmd,
@@ -31,6 +34,9 @@ COMMAND_MODULES = (
     replaycmd,
     rescorecmd,
     exportcmd,
+    deploycmd,
+    monitorcmd,
+    enrollcmd,
 )
 
 

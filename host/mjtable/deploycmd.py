@@ -1,0 +1,209 @@
+"""`mjtable deploy [--port P] [--dry-run]`: put the firmware on the board.
+
+1. compile firmware/ with mpy-cross for the RP2040 (armv6m) into
+   build/firmware (tools/build_firmware.py), leaving out what only the unix
+   port needs (boards/chipsim/, boards/sim.py);
+2. ask the board for the SHA-256 of each file it holds (mpremote exec) and copy
+   with mpremote only the files that are new or differ;
+3. reset the board, then check over the link that it answers with the
+   firmware version of this tree.
+--dry-run does 1 and 2 and lists each file it would copy and why, copying
+nothing (without a reachable board: every file, "board not checked").
+--port is the REPL's serial port (mpremote's); the link is found by USB id
+(or --link-port).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import time
+
+from . import BadInput
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# unix-port only: the simulated chips and the simulated board
+EXCLUDE = ("boards/chipsim/", "boards/sim.py", "boards/sim.mpy")
+
+
+def add_parsers(sub):
+    p = sub.add_parser("deploy", help="compile and copy the firmware to the board")
+    p.add_argument("--port", metavar="P", help="the board's REPL serial port (for mpremote)")
+    p.add_argument("--link-port", metavar="P", help="the link's port for the version check")
+    p.add_argument("--dry-run", action="store_true", help="list what would be copied, and why")
+    p.add_argument("--src", default=os.path.join(ROOT, "firmware"),
+                   help="firmware source tree (default: firmware/ of this checkout)")
+    p.add_argument("--build", default=os.path.join(ROOT, "build", "firmware"))
+    p.add_argument("--no-board", action="store_true",
+                   help="do not ask the board (with --dry-run: list every file)")
+    p.set_defaults(func=deploy)
+
+
+def _build_module():
+    path = os.path.join(ROOT, "tools", "build_firmware.py")
+    spec = importlib.util.spec_from_file_location("build_firmware", path)
+    if spec is None or spec.loader is None or not os.path.exists(path):
+        raise BadInput("deploy needs the source tree (%s not found)" % path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def excluded(rel: str) -> bool:
+    return any(rel == e or rel.startswith(e) for e in EXCLUDE if e.endswith("/")) or rel in EXCLUDE
+
+
+def build(src: str, dst: str) -> dict:
+    """Compile src into dst; {board path: sha256 hex} of what goes on the board."""
+    import shutil
+
+    if os.path.isdir(dst):
+        shutil.rmtree(dst)
+    try:
+        _build_module().build(src, dst)
+    except SystemExit as e:
+        raise BadInput(str(e)) from None
+    return manifest(dst)
+
+
+def manifest(dst: str) -> dict:
+    out = {}
+    for root, dirs, files in os.walk(dst):
+        dirs.sort()
+        for name in sorted(files):
+            rel = os.path.relpath(os.path.join(root, name), dst).replace(os.sep, "/")
+            if excluded(rel):
+                continue
+            with open(os.path.join(root, name), "rb") as f:
+                out[rel] = hashlib.sha256(f.read()).hexdigest()
+    return out
+
+
+def plan(local: dict, remote) -> list:
+    """[(path, reason)] of the files to copy: remote None = board not checked;
+    else a {path: sha256 hex or None (missing)} of what the board holds."""
+    todo = []
+    for path in sorted(local):
+        if remote is None:
+            todo.append((path, "board not checked"))
+        elif remote.get(path) is None:
+            todo.append((path, "new on the board"))
+        elif remote[path] != local[path]:
+            todo.append((path, "changed (board %s, here %s)" % (remote[path][:8],
+                                                               local[path][:8])))
+    return todo
+
+
+def mpremote() -> str:
+    here = os.path.join(os.path.dirname(sys.executable), "mpremote")
+    return here if os.path.exists(here) else "mpremote"
+
+
+_HASH_SCRIPT = """
+import hashlib, binascii
+for p in %r:
+    try:
+        h = hashlib.sha256()
+        with open(p, 'rb') as f:
+            while True:
+                b = f.read(512)
+                if not b:
+                    break
+                h.update(b)
+        print('H', p, binascii.hexlify(h.digest()).decode())
+    except OSError:
+        print('H', p, '-')
+"""
+
+
+def remote_hashes(port: str, paths) -> dict:
+    r = subprocess.run([mpremote(), "connect", port, "exec", _HASH_SCRIPT % (sorted(paths),)],
+                       capture_output=True, text=True, timeout=120)
+    if r.returncode:
+        raise BadInput("mpremote could not read the board on %s: %s"
+                       % (port, (r.stderr or r.stdout).strip()[-300:]))
+    out = {}
+    for line in r.stdout.splitlines():
+        m = re.match(r"H (\S+) (\S+)$", line.strip())
+        if m:
+            out[m.group(1)] = None if m.group(2) == "-" else m.group(2)
+    return out
+
+
+def copy(port: str, build_dir: str, todo) -> None:
+    dirs = sorted({os.path.dirname(p) for p, _ in todo if os.path.dirname(p)})
+    cmd = [mpremote(), "connect", port]
+    for d in dirs:  # parents first; an existing folder is not an error for mkdir -p style
+        cmd += ["exec", "import os\ntry:\n os.mkdir(%r)\nexcept OSError:\n pass" % d, "+"]
+    for path, _why in todo:
+        cmd += ["fs", "cp", "-f", os.path.join(build_dir, path), ":" + path, "+"]
+    cmd += ["reset"]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if r.returncode:
+        raise BadInput("mpremote failed: %s" % (r.stderr or r.stdout).strip()[-300:])
+
+
+def source_version(src: str) -> str:
+    with open(os.path.join(src, "table", "hostcmds.py"), encoding="utf-8") as f:
+        m = re.search(r'^FW_VERSION = "([^"]+)"', f.read(), re.M)
+    return m.group(1) if m else "?"
+
+
+def check_version(args, want: str) -> None:
+    from . import findport
+
+    class A:
+        port = args.link_port
+        timeout = 5.0
+        key = None
+
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            link = findport.connect(A)
+            got = link.info().get("fw")
+            break
+        except BadInput:
+            if time.monotonic() > deadline:
+                raise BadInput("the board did not answer on the link after the reset") from None
+            time.sleep(1)
+    if got != want:
+        raise BadInput("the board answers firmware %s, expected %s" % (got, want))
+    print("the board answers: firmware %s" % got)
+
+
+def deploy(args):
+    local = build(args.src, args.build)
+    remote = None
+    port = args.port
+    if not args.no_board:
+        if port is None:
+            from . import link as L
+
+            found = L.find_table_ports()
+            if not found:
+                if not args.dry_run:
+                    raise BadInput("no board found (USB VID 0x2E8A); give --port")
+                print("no board found: listing every file")
+            else:
+                port = found[-1]  # the REPL's interface sorts last
+        if port is not None:
+            remote = remote_hashes(port, local)
+    todo = plan(local, remote)
+    for path, why in todo:
+        print("%s %-28s %s" % ("would copy" if args.dry_run else "copy", path, why))
+    print("%d of %d file(s) %s; left out for the unix port only: %s"
+          % (len(todo), len(local), "to copy" if args.dry_run else "copied",
+             ", ".join(EXCLUDE[:2])))
+    if args.dry_run:
+        return 0
+    if remote is None:
+        raise BadInput("give --port to deploy")
+    if todo:
+        copy(port, args.build, todo)
+    check_version(args, source_version(args.src))
+    return 0
