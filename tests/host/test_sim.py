@@ -158,3 +158,33 @@ def test_bot_distance_ready_and_far():
     from sichuan import tiles
     assert simcore.distance(tiles.parse("1112345678999m"), 0) == 0
     assert simcore.distance(tiles.parse("159m159p159s1m2p3s4m"), 0) > 3
+
+
+def test_logjson_decodes_and_replays_sim_logs(capsys, tmp_path):
+    from mjtable import logjson
+    code, out, err = call(capsys, "sim", "--rules", "xueliu", "--hands", "2", "--seed", "3",
+                          "--json", "--log", str(tmp_path))
+    assert code == 0
+    rs = presets.get("xueliu")
+    for h in json_lines(out)[:-1]:
+        path = tmp_path / ("hand-%04d.hl" % h["hand"])
+        d = logjson.replay(rs, path.read_bytes())
+        assert d["deltas"] == h["deltas"] and d["over"]
+        assert d["header"]["dealer"] == h["dealer"] and d["header"]["players"] == 4
+        acts = [r for r in d["records"] if "action" in r]
+        assert len(acts) == h["actions"]
+        assert [r["action"] for r in acts[:4]] == ["deal"] * 4
+        ts = [r["t"] for r in acts]
+        assert ts == sorted(ts)
+        net = [0] * 4
+        for r in d["records"]:
+            if "pay" in r:
+                net[r["payer"]] -= r["amount"]
+                net[r["payee"]] += r["amount"]
+        assert net == h["deltas"]
+        assert logjson.main([str(path)]) == 0
+        assert json.loads(capsys.readouterr().out) == logjson.decode(path.read_bytes())
+    bad = tmp_path / "bad.hl"
+    bad.write_bytes(b"HL\x01" + bytes(11) + b"\xff")
+    assert logjson.main([str(bad)]) == 2
+    assert "byte 14" in capsys.readouterr().err

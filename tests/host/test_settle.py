@@ -1,0 +1,237 @@
+"""`mjtable settle`: a referee's hand script played through the engine.
+
+Every example in examples/settle/ carries an `# expect:` line with the deltas
+its rule text gives; seed002.txt is the seed's worked example (甲 -53 乙 +7
+丙 +31 丁 +15). Bad lines fail with the line named and print nothing.
+"""
+
+import glob
+import json
+import os
+import re
+
+import pytest
+from mjtable import cli, script, simcore
+from sichuan import game as G
+from sichuan import handlog, presets, tiles
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "settle", "*.txt")))
+SEED002 = os.path.join(ROOT, "examples", "settle", "seed002.txt")
+
+
+def call(capsys, *argv):
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def expected(path):
+    with open(path, encoding="utf-8") as f:
+        m = re.search(r"^# expect: (.*)$", f.read(), re.M)
+    assert m, path
+    return [int(v) for v in re.findall(r"[甲乙丙丁] ([+-]?\d+)", m.group(1))]
+
+
+def test_seed002_gives_the_seeds_numbers(capsys):
+    code, out, err = call(capsys, "settle", SEED002, "--json")
+    assert code == 0 and err == ""
+    d = json.loads(out)
+    assert d["deltas"] == [-53, 7, 31, 15]
+    pays = [(p["payer"], p["payee"], p["amount"], p["reason"]) for p in d["payments"]]
+    assert pays == (
+        [(p, 1, 2, "gang_an") for p in (0, 2, 3)]        # 乙 暗杠 9筒: 2 each
+        + [(p, 2, 5, "zimo") for p in (0, 1, 3)]         # 丙 自摸 清一色: 4 + 1 each
+        + [(0, r, 16, "huazhu") for r in (1, 2, 3)]      # 甲 花猪: 16 to each
+        + [(1, 3, 4, "chajiao")]                         # 乙 没听 pays 丁's 七对 (2 番)
+        + [(1, r, 2, "tuigang") for r in (0, 2, 3)])     # 乙 refunds the 暗杠
+    assert d["wins"] == [{"line": 17, "seat": 2, "fan": 2, "flags": ["zimo"], "from": -1,
+                          "tile": "5m"}]
+    assert d["checks"] == [{"seat": 0, "status": "huazhu", "fan": -1},
+                           {"seat": 1, "status": "not_ready", "fan": -1},
+                           {"seat": 3, "status": "ready", "fan": 2}]
+    assert d["end"] == "wall"
+
+
+def test_seed002_text_names_every_payment_and_the_deltas(capsys):
+    code, out, err = call(capsys, "settle", SEED002)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[-1] == "deltas: 甲 -53  乙 +7  丙 +31  丁 +15   (sum 0)"
+    assert sum(" pays " in line for line in lines) == 13
+    assert "    甲 pays 乙  16  查花猪 (huazhu)" in lines
+    assert "    乙 pays 丁   4  查叫 (chajiao)" in lines
+    assert "line 15  乙 暗杠 9p" in lines
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[os.path.basename(p) for p in EXAMPLES])
+def test_every_example_gives_its_rule_texts_deltas(capsys, path):
+    code, out, err = call(capsys, "settle", path, "--json")
+    assert code == 0, err
+    assert json.loads(out)["deltas"] == expected(path)
+
+
+def test_examples_cover_the_worked_rules():
+    names = {os.path.basename(p) for p in EXAMPLES}
+    for n in ("seed002.txt", "002-yipao-duoxiang.txt", "002-qianggang.txt",
+              "001-gangshangpao.txt", "004-diangang-bao.txt", "tfmj-zhuanyi-split.txt"):
+        assert n in names
+
+
+# -- the script's conveniences say what they did
+
+
+def _script(*lines, rules="xuezhan"):
+    head = ["rules " + rules,
+            "甲 手牌 5m 123m 789m 234p 456p 9p",
+            "乙 手牌 46m 111p 789p 234p 55p",
+            "丙 手牌 5m 234m 456m 777m 888m",
+            "丁 手牌 234s 456s 11s 88s 789p",
+            "甲 定缺 条", "乙 定缺 条", "丙 定缺 筒", "丁 定缺 万"]
+    return "\n".join(head + list(lines)) + "\n"
+
+
+def test_seat_words_and_english_verbs_are_the_same():
+    a = script.run(_script("甲 打 5m", "乙 胡", "丙 胡"))
+    b = script.run(_script("E discard 5m", "S hu", "W win"))
+    c = script.run(_script("1 打 5m", "2 胡 5m", "3 和"))
+    assert list(a.game.delta) == list(b.game.delta) == list(c.game.delta) == [-5, 1, 4, 0]
+
+
+def test_several_actions_on_one_line():
+    a = script.run(_script("甲 打 5m", "乙 胡", "丙 胡"))
+    b = script.run(_script("甲 打 5m", "乙 胡 5m", "丙 胡"))
+    assert list(a.game.delta) == list(b.game.delta)
+    c = script.run(_script("甲 打 9p", "乙 摸 3s 打 3s", "丙 摸 1s 打 1s", "丁 自摸 1s"))
+    assert list(c.game.delta) == [-2, -2, -2, 6]  # 平胡 自摸: 1 + 1 each
+    assert c.filled == 0
+
+
+def test_unwritten_claims_are_passes_and_skipped_turns_filled():
+    r = script.run(_script("甲 打 9p", "丁 自摸 1s"))
+    assert r.filled == 2  # 乙 and 丙 drew and threw
+    g = r.game
+    for i in range(g.ndisc):  # the filled discards changed no hand and gave no win
+        assert g.dseat[i] in (0, 1, 2)
+    assert list(g.delta) == [-2, -2, -2, 6]
+    assert bytes(g.located()) == bytes(g.seen)
+
+
+def test_filled_turns_never_hand_anyone_a_win():
+    # seed 002: 丁 waits 4条 all along; 52 filled turns, and the only win is 丙's 自摸
+    r = script.run(open(SEED002, encoding="utf-8").read())
+    assert r.filled == 52 and len(r.wins()) == 1
+    g = r.game
+    assert g.wall == 0 and sum(g.seen) == 108 and bytes(g.located()) == bytes(g.seen)
+    assert tiles.to_text(g.hand[0]) == "11567m34457p578s"  # 甲 still holds its 5 7 8条
+
+
+def test_a_wall_that_cannot_be_filled_asks_for_the_draws():
+    # three seats wait on 5万 / 1条 8条: at the end only winning tiles are left
+    with pytest.raises(script.ScriptError, match=r"line 11: cannot fill .* write the draws"):
+        script.run(_script("甲 打 9p", "流局"))
+
+
+def test_end_of_script_passes_open_claims():
+    r = script.run(_script("甲 打 5m"))  # 乙 and 丙 could win; nobody wrote it
+    assert r.wins() == [] and r.game.phase == G.PH_DRAW
+
+
+# -- bad lines: an error naming the line, nothing printed
+
+
+BAD = [
+    (["甲 打 5s"], 10, "tile not held"),
+    (["甲 打 9p", "乙 碰"], 11, "not now (wrong phase) (now: 乙 to draw)"),
+    (["乙 打 5m"], 10, "甲 is to discard first"),
+    (["甲 打 5m", "乙 碰"], 11, "tile not held"),
+    (["甲 打 5m", "丁 碰"], 11, "cannot meld the void suit"),
+    (["甲 打 9p", "乙 摸 3s", "丙 打 1s"], 12, "乙 is to discard first"),
+    (["甲 打 5m", "乙 胡 6m"], 11, "the tile on the table is 5m, not 6m"),
+    (["戊 打 5m"], 10, "not a seat"),
+    (["甲 扔 5m"], 10, "not an action"),
+    (["甲 打 5x"], 10, "not a tile"),
+    (["甲 打"], 10, "needs a tile"),
+    (["甲 打 9p", "rules chengdu"], 11, "must come before"),
+    (["甲 打 5m", "乙 胡", "丙 胡", "乙 打 1m"], 13, "has won and left"),
+    (["甲 打 9p", "乙 自摸"], 11, "乙 is to draw first"),
+]
+
+
+@pytest.mark.parametrize("lines, line, msg", BAD)
+def test_bad_line_names_the_line_and_prints_nothing(capsys, tmp_path, lines, line, msg):
+    path = tmp_path / "bad.txt"
+    path.write_text(_script(*lines), encoding="utf-8")
+    code, out, err = call(capsys, "settle", str(path))
+    assert code == 2 and out == ""
+    assert ("line %d:" % line) in err and msg in err, err
+
+
+def test_bad_deal_names_the_seat_count(capsys, tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("甲 手牌 123m\n", encoding="utf-8")
+    code, out, err = call(capsys, "settle", str(path))
+    assert code == 2 and out == "" and "line 1:" in err and "14 as the dealer" in err
+
+
+def test_missing_dingque_is_named(capsys, tmp_path):
+    text = "\n".join(_script().splitlines()[:8]) + "\n甲 打 5m\n"
+    path = tmp_path / "bad.txt"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = call(capsys, "settle", str(path))
+    assert code == 2 and "line 9:" in err and "定缺" in err
+
+
+def test_tfmj_late_bugang_is_refused_with_the_reason():
+    with pytest.raises(script.ScriptError, match=r"line 14: .*补杠 only with the tile just drawn"):
+        script.run("\n".join([
+            "rules tfmj-2024",
+            "甲 手牌 9p 123m 456m 789m 123s 5s", "乙 手牌 99p 11p 234p 456m 789m",
+            "丙 手牌 6p 123p 111s 333s 777s", "丁 手牌 6p 234m 567m 345p 111m",
+            "甲 定缺 筒", "乙 定缺 条", "丙 定缺 万", "丁 定缺 条",
+            "甲 打 9p", "乙 碰 9p 打 1p", "乙 摸 9p 打 1p", "乙 摸 8m",
+            "乙 补杠 9p"]))
+
+
+def test_missing_file_is_bad_input(capsys):
+    code, out, err = call(capsys, "settle", "/nonexistent/x.txt")
+    assert code == 2 and "cannot read" in err
+
+
+# -- a whole simulated hand, written out as a script, settles the same
+
+
+def _log_to_script(rs_name, buf):
+    head, recs = handlog.decode(buf)
+    lines = ["rules " + rs_name, "dealer %d" % (head[2] + 1)]
+    if head[3] != G.DIR_NEXT:
+        lines.append("direction " + {1: "prev", 4: "across"}[head[3]])
+    verbs = {G.DEAL: "手牌", G.EXCHANGE: "换三张", G.DRAW: "摸", G.DISCARD: "打", G.PENG: "碰",
+             G.ZHIGANG: "直杠", G.BUGANG: "补杠", G.ANGANG: "暗杠", G.PASS: "过"}
+    for r in recs:
+        if r[0] != handlog.REC_ACTION:
+            continue
+        kind, seat, arg, _t = r[1]
+        who = "%d" % (seat + 1)
+        if kind in (G.DEAL, G.EXCHANGE):
+            lines.append("%s %s %s" % (who, verbs[kind], " ".join(tiles.name(f) for f in arg)))
+        elif kind == G.DINGQUE:
+            lines.append("%s 定缺 %s" % (who, "mps"[arg]))
+        elif kind in (G.DRAW, G.DISCARD, G.BUGANG, G.ANGANG):
+            lines.append("%s %s %s" % (who, verbs[kind], tiles.name(arg)))
+        elif kind == G.HU:
+            lines.append("%s 胡" % who)
+        else:
+            lines.append("%s %s" % (who, verbs[kind]))
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("preset", ["xuezhan", "xueliu", "tfmj-2024", "chengdu"])
+def test_simulated_hands_written_as_scripts_settle_the_same(preset):
+    rs = presets.get(preset)
+    sim = simcore.Sim(rs, 21)
+    for _ in range(6):
+        h = sim.play_hand(log=True)
+        r = script.run(_log_to_script(preset, h["log"]))
+        assert list(r.game.delta) == h["deltas"]
+        assert r.filled == 0
