@@ -277,3 +277,62 @@ def test_ack_only_with_the_head_of_the_log(table, env):
     assert [i for i, _ in logscmd.table_logs(link)][0] == lid
     link.request(0x21, struct.pack("<I", lid) + head, auth=True)
     assert lid not in [i for i, _ in logscmd.table_logs(link)]
+
+
+def test_deploy_dry_run_lists_the_board_files(env, capsys):
+    from mjtable import deploycmd
+
+    build = env / "fw"
+    code, out, _ = run(capsys, "deploy", "--dry-run", "--no-board", "--build", str(build))
+    assert code == 0
+    listed = {line.split()[2] for line in out.splitlines() if line.startswith("would copy")}
+    src = os.path.join(ROOT, "firmware")
+    want = set()
+    for root, dirs, files in os.walk(src):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for name in files:
+            if name.endswith(".py"):
+                rel = os.path.relpath(os.path.join(root, name), src)
+                if rel.startswith("boards/chipsim") or rel == "boards/sim.py":
+                    continue
+                want.add(rel if rel in ("main.py", "boot.py") else rel[:-3] + ".mpy")
+    assert listed == want
+    assert "table/hostcmds.mpy" in listed and "boards/pico.mpy" in listed
+    # against a board that holds some of it: only what is new or changed
+    local = deploycmd.manifest(str(build))
+    remote = dict(local)
+    remote["table/link.mpy"] = "0" * 64
+    remote["table/xfer.mpy"] = None
+    remote.pop("sichuan/fan.mpy")
+    todo = dict(deploycmd.plan(local, remote))
+    assert set(todo) == {"table/link.mpy", "table/xfer.mpy", "sichuan/fan.mpy"}
+    assert todo["table/link.mpy"].startswith("changed") and todo["table/xfer.mpy"] == (
+        "new on the board")
+
+
+def test_monitor_shows_the_live_hand(env, capsys):
+    t = Table(env, hands=0, extra=("--bots", "--pace", "1"))
+    try:
+        code, out, _ = run(capsys, "monitor", "--port", t.path, "--hands", "1", "--timeout", "10")
+        assert code == 0
+        assert "=== new hand: xuezhan" in out and "=== hand over:" in out
+        assert " discard " in out and "melds [" in out
+    finally:
+        t.close()
+
+
+def test_enroll_builds_a_full_map_and_refuses_duplicates(table, env, capsys):
+    code, out, _ = run(capsys, "enroll", "--port", table.path, "--check")
+    assert code == 1 and "0 of 108 tiles enrolled" in out
+    code, out, _ = run(capsys, "enroll", "--port", table.path, "--yes")
+    assert code == 0 and "108 of 108 tiles enrolled" in out and "map sent" in out
+    code, out, _ = run(capsys, "enroll", "--port", table.path, "--check")
+    assert code == 0 and "108 of 108" in out
+    # the simulated antenna repeats its tags after 108: re-enrolling tile 0 gets
+    # the tag of tile 0 (its own: accepted), then tile 1 the tag of tile 1
+    link = session(table)
+    m = bytearray(link.get_object(H.OBJ_ENROLL, 0))
+    m[8:16] = m[0:8]
+    with pytest.raises(H.LinkError) as e:
+        link.put_object(H.OBJ_ENROLL, 0, bytes(m))
+    assert e.value.status == 15 and "UID already used" in link.info()["refused"]
