@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 MJ = os.path.join(os.path.dirname(sys.executable), "mjtable")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # paths in STEPS, SETTLE
 
 STEPS = (
     ("乙 draws the fourth 9筒 and declares 暗杠: 甲, 丙, 丁 pay gang_an = 2 each (下雨).",
@@ -26,17 +27,13 @@ STEPS = (
      "calc 113366p557799s4s --win 4s --void m --json --engine micropython"),
 )
 
-SETTLEMENT = """\
-Settlement (seed 002): 甲 is 花猪 (缺条, still holds 5条 7条 8条) and pays 乙, 丙, 丁
-16 each; 乙 pays 丁 4 (查叫) and refunds the 6 of his 暗杠 (2 to each of 甲, 丙, 丁).
-    甲 -2 -5 -48 +2 = -53    乙 +6 -5 +16 -4 -6 = +7
-    丙 -2 +15 +16 +2 = +31   丁 -2 -5 +16 +4 +2 = +15     sum 0
-"""
+# The settlement is the engine's, from the referee's script of the whole hand.
+SETTLE = "settle examples/settle/seed002.txt"
 
 
 def run(args):
     print("  $ mjtable " + args)
-    r = subprocess.run([MJ] + shlex.split(args), capture_output=True, text=True)
+    r = subprocess.run([MJ] + shlex.split(args), capture_output=True, text=True, cwd=ROOT)
     out = (r.stdout + r.stderr).rstrip()
     print("\n".join("    " + line for line in out.splitlines()))
     print()
@@ -49,7 +46,11 @@ def main():
         print("%d. %s" % (i, say))
         if args and run(args) not in (0, 1):
             sys.exit("demo step %d failed" % i)
-    print(SETTLEMENT)
+    print("%d. The whole hand as a referee's script (examples/settle/seed002.txt), settled by\n"
+          "   the game engine: 花猪 (甲), 查叫 (乙 pays 丁), 退杠钱 (乙), every payment and why:"
+          % (len(STEPS) + 1))
+    if run(SETTLE) != 0:
+        sys.exit("demo settlement failed")
 
 
 if __name__ == "__main__":
