@@ -254,6 +254,7 @@ class Runner:
             ln = sc.direction[0] if sc.direction else 1
             raise ScriptError("line %d: %s" % (ln, e)) from None
         self.events = []
+        self.last = None  # the last action applied
         self.filled = 0
         self.t = 0
         # tiles later lines name: kept out of filled turns (reserved copies)
@@ -274,6 +275,7 @@ class Runner:
             raise ScriptError("line %d: %s refused: %s" % (line, text, self._why(a, ev[0][2])))
         for e in ev:
             self.events.append((line, filled, e))
+        self.last = a
         return ev
 
     def _why(self, a, reason):
@@ -447,6 +449,7 @@ class Runner:
                     return
                 self.pass_one(st.line, st.text)
                 continue
+            self._late_claim(st)
             if self._is_claim(st):
                 return  # nothing to claim: the engine says so
             if g.status[s] & claims.ST_LEFT:
@@ -465,6 +468,23 @@ class Runner:
             self._implied_draw(st)
             return
         raise ScriptError("line %d: too many turns to fill" % st.line)
+
+    def _late_claim(self, st):
+        """A claim written on a discard that opened no claim window: say why."""
+        a = self.last
+        v = st.verb
+        if a is None or a[0] != G.DISCARD or a[1] == st.seat or self.g.phase != G.PH_DRAW:
+            return
+        if v not in (V_HU, V_PENG, V_GANG, V_ZHIGANG, V_PASS):
+            return
+        f = a[2]
+        if st.face >= 0 and st.face != f:
+            return  # a tile of its own turn (自摸 5m, 杠 9p)
+        bit = claims.C_HU if v == V_HU else (claims.C_PENG if v == V_PENG else claims.C_GANG)
+        r = claims.claim_reason(self.g, st.seat, bit, f) if v != V_PASS else 0
+        why = claims.REASONS[r] if r else "no claim was open on it"
+        raise ScriptError("line %d: %s refused: %s (%s's %s)"
+                          % (st.line, st.text, why, seat_name(a[1]), tiles.name(f)))
 
     def _implied_draw(self, st):
         """s is to draw and the line does something else: the tile it names was drawn."""

@@ -99,7 +99,7 @@ def as_text(res):
             how = "自摸" if e[4] < 0 else "胡 on %s's discard" % seat_name(e[4])
             extra = _flags_zh(e[3])
             groups[ln][0].append("%s %s %s: %d 番%s" % (
-                seat_name(e[1]), how, tiles.name(e[5]), e[2], " (%s)" % extra if extra else ""))
+                seat_name(e[1]), how, tiles.name(e[5]), e[2], " (as %s)" % extra if extra else ""))
         else:
             v = " (%d 番)" % e[3] if e[2] == settle.CK_READY else ""
             groups[ln][0].append("查叫: %s %s%s" % (seat_name(e[1]), CHECK_ZH[e[2]], v))

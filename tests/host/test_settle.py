@@ -74,7 +74,9 @@ def test_every_example_gives_its_rule_texts_deltas(capsys, path):
 def test_examples_cover_the_worked_rules():
     names = {os.path.basename(p) for p in EXAMPLES}
     for n in ("seed002.txt", "002-yipao-duoxiang.txt", "002-qianggang.txt",
-              "001-gangshangpao.txt", "004-diangang-bao.txt", "tfmj-zhuanyi-split.txt"):
+              "002-third-winner.txt", "002-xueliu-lock.txt", "001-guoshou.txt",
+              "001-gangshangpao.txt", "004-diangang-bao.txt", "tfmj-zhuanyi-split.txt",
+              "tfmj-zimo.txt"):
         assert n in names
 
 
@@ -142,7 +144,7 @@ def test_end_of_script_passes_open_claims():
 
 BAD = [
     (["甲 打 5s"], 10, "tile not held"),
-    (["甲 打 9p", "乙 碰"], 11, "not now (wrong phase) (now: 乙 to draw)"),
+    (["甲 打 9p", "乙 碰"], 11, "乙 碰 refused: tile not held (甲's 9p)"),
     (["乙 打 5m"], 10, "甲 is to discard first"),
     (["甲 打 5m", "乙 碰"], 11, "tile not held"),
     (["甲 打 5m", "丁 碰"], 11, "cannot meld the void suit"),
@@ -191,6 +193,22 @@ def test_tfmj_late_bugang_is_refused_with_the_reason():
             "甲 定缺 筒", "乙 定缺 条", "丙 定缺 万", "丁 定缺 条",
             "甲 打 9p", "乙 碰 9p 打 1p", "乙 摸 9p 打 1p", "乙 摸 8m",
             "乙 补杠 9p"]))
+
+
+def test_guoshou_refusal_names_the_rule():
+    path = os.path.join(ROOT, "examples", "settle", "001-guoshou.txt")
+    with open(path, encoding="utf-8") as f:
+        text = f.read().replace("丁 打 2m", "丁 打 2m\n乙 胡")
+    with pytest.raises(script.ScriptError, match=r"line 19: 乙 胡 refused: .*过手胡"):
+        script.run(text)
+
+
+def test_xueliu_locked_discard_is_refused():
+    path = os.path.join(ROOT, "examples", "settle", "002-xueliu-lock.txt")
+    with open(path, encoding="utf-8") as f:
+        text = f.read().replace("乙 打 2m", "乙 摸 2m 打 9m")
+    with pytest.raises(script.ScriptError, match=r"line 16: .*hand locked after a win"):
+        script.run(text)
 
 
 def test_missing_file_is_bad_input(capsys):
