@@ -10,10 +10,11 @@ from . import ruleset as R
 _lim = bytearray(27)
 
 
-def check_hand(counts, melds, extra=0):
-    """ValueError if concealed tiles plus melds do not make 13 (+extra) or exceed four copies."""
+def check_hand(counts, melds, extra=0, size=13):
+    """ValueError if concealed tiles plus melds do not make `size` (the ruleset's
+    hand size, +extra) or exceed four copies."""
     n = tiles.total(counts)
-    want = 13 + extra - 3 * len(melds)
+    want = size + extra - 3 * len(melds)
     if len(melds) > 4:
         raise ValueError("at most four melds")
     if n != want:
@@ -25,8 +26,9 @@ def check_hand(counts, melds, extra=0):
 
 
 def waits_result(rs, counts, melds=(), void=-1):
-    """{"waits": ["1m", ...]} of a ready hand (13 tiles counting melds)."""
-    check_hand(counts, melds)
+    """{"waits": ["1m", ...]} of a ready hand (13 tiles counting melds, or the
+    ruleset's hand size)."""
+    check_hand(counts, melds, 0, rs[R.P_HAND_SIZE])
     full = fan.meld_counts(melds, bytearray(27))
     for f in range(27):
         full[f] += counts[f]
@@ -40,21 +42,25 @@ def calc_result(rs, counts, win_face, melds=(), void=-1, flags=0):
 
     counts: concealed tiles without the winning tile. flags: fan.ZIMO etc.
     """
-    check_hand(counts, melds)
+    check_hand(counts, melds, 0, rs[R.P_HAND_SIZE])
     if counts[win_face] + fan.meld_counts(melds, _lim)[win_face] >= 4:
         raise ValueError("a fifth %s cannot be won" % tiles.name(win_face))
     c = bytearray(counts)
     c[win_face] += 1
-    out = bytearray(R.NPATTERNS)
-    f = fan.score(rs, c, melds, void, flags, out)
+    out = bytearray(fan.NOUT)
+    f = fan.score(rs, c, melds, void, flags, out, win_face)
     if f < 0:
         return {"win": False, "reason": _why_not(rs, c, melds, void)}
     res = {"win": True, "fan": fan.capped(rs, f) + rs[R.P_FAN_SHOWN_OFFSET],
            "base": fan.base(rs, f)}
     if flags & fan.ZIMO:
         res["self_drawn_each"] = fan.zimo_each(rs, f)
-    res["patterns"] = {R.PATTERNS[p]: out[p] - 1 for p in range(R.NPATTERNS) if out[p]}
+    res["patterns"] = {_pattern_name(p): out[p] - 1 for p in range(fan.NOUT) if out[p]}
     return res
+
+
+def _pattern_name(p):
+    return R.PATTERNS[p] if p < R.NPATTERNS else fan.EXTRA_NAMES[p - R.NPATTERNS]
 
 
 def _why_not(rs, c, melds, void):

@@ -45,6 +45,8 @@ BUGANG_LATE = const(20)
 VOID_TILE = const(21)
 BAD_ACTION = const(22)
 HAND_OVER = const(23)
+XIAOHU = const(24)
+NOT_READY = const(25)
 
 REASONS = (
     "ok", "not your turn", "must discard the void suit first",
@@ -56,14 +58,15 @@ REASONS = (
     "already done", "nothing to claim", "must win in the last four tiles",
     "no such suit", "seat has left the hand",
     "补杠 only with the tile just drawn", "cannot meld the void suit",
-    "unknown action", "the hand is over",
+    "unknown action", "the hand is over", "小胡 (a win with no fan) cannot win here",
+    "the hand must be ready (报胡 / 请胡)",
 )
 REASON_KEYS = (
     "OK", "NOT_YOUR_TURN", "MUST_DISCARD_VOID", "VOID_HELD_NO_CLAIM", "NOT_A_WIN",
     "NOT_HELD", "BAD_PHASE", "GUOSHOU", "LOCKED", "NO_TILES_LEFT", "FIFTH_COPY",
     "BAD_SEAT", "BAD_TILE", "BAD_COUNT", "NOT_ONE_SUIT", "ALREADY_DONE", "NO_CLAIM",
     "MUST_WIN", "BAD_SUIT", "HAS_LEFT", "BUGANG_LATE", "VOID_TILE", "BAD_ACTION",
-    "HAND_OVER",
+    "HAND_OVER", "XIAOHU", "NOT_READY",
 )
 
 # Game.status bits per seat (defined here for the same reason as the reasons).
@@ -73,6 +76,8 @@ ST_QUE = const(4)       # declared 定缺
 ST_LEFT = const(8)      # 血战: won and left the hand
 ST_LOCKED = const(16)   # 血流: hand locked after a win
 ST_WON = const(32)      # has won at least once
+ST_BAOHU = const(64)    # declared 报胡 (断卡根): locked to draw and discard
+ST_NOHU = const(128)    # 报胡 and passed a win: no more wins this hand
 
 
 def void_held(g, s):
@@ -120,10 +125,13 @@ def discard_mask(g, s, f):
     if st & ST_LEFT or void_held(g, s):
         return 0
     m = 0
-    if g.waits(s) >> f & 1 and guoshou_ok(g, s, f, -1):
-        m = C_HU
-    if st & ST_LOCKED or f // 9 == g.void[s]:
-        return m
+    if g.waits(s) >> f & 1 and not st & ST_NOHU and guoshou_ok(g, s, f, -1):
+        if g.rs[R.P_XIAOHU] or xiaohu_ok(g, s, f):
+            m = C_HU
+    if st & ST_LOCKED or f // 9 == g.void[s] or g.qing:
+        return m  # a 请胡 discard is only for 胡
+    if g.wall == 0 and not g.rs[R.P_HAIDI_CLAIM]:
+        return m  # "海底牌不能碰杠"
     c = g.hand[s][f]
     if c >= 2:
         m |= C_PENG
@@ -132,14 +140,25 @@ def discard_mask(g, s, f):
     return m
 
 
+def xiaohu_ok(g, s, f):
+    """With rs xiaohu 0 (断卡根 "小胡（无番胡）不能胡"): True if seat s may win the
+    pending discard f: it is worth fan, or it comes from a 报胡 seat that has
+    not won ("报胡家点炮") or is a 请胡 discard ("请胡家请胡时打出牌点炮")."""
+    d = g.pseat
+    if g.qing or (d >= 0 and g.status[d] & ST_BAOHU and not g.status[d] & ST_WON):
+        return True
+    return g.discard_win_fan(s, f, win_flags_discard(g, d, f)) > 0
+
+
 def rob_mask(g, s, f):
     """C_HU if seat s may rob a 补杠 of face f (抢杠胡), else 0."""
     if not g.rs[R.P_QIANGGANG]:
         return 0
-    if g.status[s] & ST_LEFT or void_held(g, s):
+    if g.status[s] & (ST_LEFT | ST_NOHU) or void_held(g, s):
         return 0
     if g.waits(s) >> f & 1 and guoshou_ok(g, s, f, -1):
-        return C_HU
+        if g.rs[R.P_XIAOHU] or g.discard_win_fan(s, f, fan.QIANGGANG) > 0:
+            return C_HU
     return 0
 
 
@@ -151,11 +170,11 @@ def claim_reason(g, s, kind_bit, f):
     if void_held(g, s):
         return VOID_HELD_NO_CLAIM
     if kind_bit == C_HU:
-        if not (g.waits(s) >> f & 1):
+        if not (g.waits(s) >> f & 1) or st & ST_NOHU:
             return NOT_A_WIN
         if not guoshou_ok(g, s, f, -1):
             return GUOSHOU
-        return OK
+        return OK if g.rs[R.P_XIAOHU] or xiaohu_ok(g, s, f) else XIAOHU
     if st & ST_LOCKED:
         return LOCKED
     if f // 9 == g.void[s]:

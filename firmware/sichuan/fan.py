@@ -24,6 +24,19 @@ HAIDI = const(16)
 JUEZHANG = const(32)
 TIANHU = const(64)
 DIHU = const(128)
+BAOHU = const(256)      # the winner declared 报胡 after the deal (断卡根)
+QINGHU = const(512)     # 请胡: five pairs, won by discarding the single (断卡根)
+QINGHUPAO = const(1024)  # won on another seat's 请胡 discard (断卡根 请胡炮)
+
+# Variant values a ruleset gives as parameters, not pattern ids: an `out`
+# longer than NPATTERNS gets them at NPATTERNS + X_*.
+X_KA = const(0)
+X_YINGKA = const(1)
+X_BAOHU = const(2)
+X_QINGHUPAO = const(3)
+EXTRA_NAMES = ("ka", "yingka", "baohu", "qinghupao")
+_XPARAM = (R.P_KA_FAN, R.P_YINGKA_FAN, R.P_BAOHU_FAN, R.P_QINGHUPAO_FAN)
+NOUT = const(28)  # NPATTERNS + len(EXTRA_NAMES): the size of a full `out`
 
 # Readings of a winning hand.
 _PUNGS = const(0)  # four pungs/kongs and a pair
@@ -33,8 +46,9 @@ _QIDUI = const(2)  # seven pairs
 _NO_CAP_AT_CAP = const(6)  # 满格 with no cap counts as 64x (seed 000: 封顶64番)
 
 _all = bytearray(27)      # concealed + melded copies per face
-_best = bytearray(R.NPATTERNS)
-_cur = bytearray(R.NPATTERNS)
+_best = bytearray(NOUT)
+_cur = bytearray(NOUT)
+_suit = bytearray(9)      # one suit's counts while counting 456 runs (卡)
 
 
 def meld_counts(melds, out):
@@ -163,7 +177,7 @@ def _shape_patterns(rs, reading, counts, melds, out):
         else:
             fan += _add(rs, out, R.QIDUI) + _qing(rs, out, qing)
         return fan
-    jgd = len(melds) == 4
+    jgd = len(melds) == rs[R.P_HAND_SIZE] // 3  # every group melded: 金钩钓
     if reading == _PUNGS:
         if _only_ranks(_all, (1, 4, 7)) and _has(rs, R.JIANGDUI):
             fan += _add(rs, out, R.JIANGDUI)
@@ -224,14 +238,101 @@ _TIMING = (
 )
 
 
-def _reading_fan(rs, reading, counts, melds, flags, out):
-    for i in range(R.NPATTERNS):
+def _reading_fan(rs, reading, counts, melds, flags, out, win):
+    for i in range(NOUT):
         out[i] = 0
     fan = _shape_patterns(rs, reading, counts, melds, out)
     fan += _extra_patterns(rs, reading, melds, flags, out)
     if reading != _QIDUI and not _any_shape(out):
         fan += _add(rs, out, R.PINGHU)  # 平胡: no other pattern of the hand's shape
+    fan += _variant_patterns(rs, reading, counts, flags, out, win)
     return fan + _heaven(rs, flags, out, fan)
+
+
+def _addx(rs, out, x, times=1):
+    """Count a variant value (NPATTERNS + x in out) if the ruleset has it."""
+    v = rs[_XPARAM[x]]
+    if v == R.NONE or times <= 0:
+        return 0
+    out[R.NPATTERNS + x] = 1 + v * times
+    return v * times
+
+
+def _variant_patterns(rs, reading, counts, flags, out, win):
+    """断卡根: 卡 (each 456 run, self-draw only), 硬卡 (a discarded 5 won in
+    the middle of 4_6), 报胡 (not with 地胡: "不计报胡"), 请胡炮."""
+    fan = 0
+    if reading == _STD and flags & ZIMO:
+        if rs[R.P_KA_FAN] != R.NONE:
+            fan += _addx(rs, out, X_KA, _runs456(counts))
+    elif reading == _STD and win >= 0 and win % 9 == 4 and rs[R.P_YINGKA_FAN] != R.NONE:
+        if _middle_of_run(counts, win):
+            fan += _addx(rs, out, X_YINGKA)
+    if flags & BAOHU and not flags & DIHU:
+        fan += _addx(rs, out, X_BAOHU)
+    if flags & QINGHUPAO:
+        fan += _addx(rs, out, X_QINGHUPAO)
+    return fan
+
+
+def _middle_of_run(counts, f):
+    """True if the hand reads as groups and a pair with f inside a run f-1 f f+1."""
+    if not counts[f - 1] or not counts[f + 1]:
+        return False
+    counts[f - 1] -= 1
+    counts[f] -= 1
+    counts[f + 1] -= 1
+    ok = shape.is_standard(counts, -1)
+    counts[f - 1] += 1
+    counts[f] += 1
+    counts[f + 1] += 1
+    return ok
+
+
+def _runs456(counts):
+    """Most 456 runs (卡) any reading of the concealed groups and pair holds."""
+    n = 0
+    for o in (0, 9, 18):
+        size = 0
+        for i in range(o, o + 9):
+            size += counts[i]
+        if size % 3 == 0:
+            k = _suit_runs456(counts, o, -1)
+        else:
+            k = -1
+            for p in range(o, o + 9):
+                if counts[p] >= 2:
+                    x = _suit_runs456(counts, o, p)
+                    if x > k:
+                        k = x
+        if k > 0:
+            n += k
+    return n
+
+
+def _suit_runs456(counts, o, pair):
+    """456 runs in the suit at o read as groups (less a pair at face `pair`),
+    -1 if it does not read so. Greedy: each rank's count mod 3 starts runs;
+    three triplets 444 555 666 read as three runs instead."""
+    for i in range(9):
+        _suit[i] = counts[o + i]
+    if pair >= 0:
+        _suit[pair - o] -= 2
+    k = 0
+    for i in range(7):
+        r = _suit[i] % 3
+        if _suit[i + 1] < r or _suit[i + 2] < r:
+            return -1
+        _suit[i] -= r
+        _suit[i + 1] -= r
+        _suit[i + 2] -= r
+        if i == 3:
+            k = r
+    if _suit[7] % 3 or _suit[8] % 3:
+        return -1
+    if _suit[3] >= 3 and _suit[4] >= 3 and _suit[5] >= 3:
+        k += 3
+    return k
 
 
 def _any_shape(out):
@@ -253,38 +354,49 @@ def _heaven(rs, flags, out, fan):
     return _add(rs, out, p)
 
 
-def score(rs, counts, melds=(), void=-1, flags=0, out=None):
+def score(rs, counts, melds=(), void=-1, flags=0, out=None, win=-1):
     """Fan (doublings, before the cap) of a win, or -1 if it is not one.
 
-    counts: concealed tiles including the winning tile (bytearray(27));
-    melds: meld ints; void: 缺 suit 0..2 or -1; flags: ZIMO | HAIDI | ...;
-    out: optional bytearray(24); out[p] becomes 1 + the fan pattern p adds,
-    or 0 where p does not count (so 平胡 at 0 fan still shows).
+    counts: concealed tiles including the winning tile (bytearray(27)):
+    rs hand_size + 1 less 3 per meld (with QINGHU: the five pairs left after
+    the 请胡 discard); melds: meld ints; void: 缺 suit 0..2 or -1; flags:
+    ZIMO | HAIDI | ...; out: optional bytearray(NPATTERNS) or (NOUT); out[p]
+    becomes 1 + the fan pattern p adds, or 0 where p does not count (so 平胡
+    at 0 fan still shows); out[NPATTERNS + X_*] the variant values.
+    win: the winning face if known (硬卡 needs it), else -1.
     """
-    if shape_total(counts) != rs[R.P_HAND_SIZE] + 1 - 3 * len(melds):
+    want = rs[R.P_HAND_SIZE] + 1 - 3 * len(melds)
+    if flags & QINGHU:
+        want -= 1
+    if shape_total(counts) != want:
         return -1
     _fill_all(counts, melds)
     if _suits_used(_all) & ~rs[R.P_SUITS] or not lacks_a_suit(rs, _all, void):
         return -1  # a tile of a suit not in play, or 缺一门 not met
     best = -1
-    if shape.is_standard(counts, void):
-        if _all_pungs(counts):
-            best = _reading_fan(rs, _PUNGS, counts, melds, flags, _best)
-        f = _reading_fan(rs, _STD, counts, melds, flags, _cur)
-        if f > best:
-            best = _keep(f)
-    if not melds and shape.is_qidui(counts):
-        f = _reading_fan(rs, _QIDUI, counts, melds, flags, _cur)
-        if f > best:
-            best = _keep(f)
+    if flags & QINGHU:  # 五对将: every concealed count even, nothing melded
+        if not melds and shape.is_qidui(counts, want):
+            best = _reading_fan(rs, _QIDUI, counts, melds, flags, _best, win)
+    else:
+        if shape.is_standard(counts, void):
+            if _all_pungs(counts):
+                best = _reading_fan(rs, _PUNGS, counts, melds, flags, _best, win)
+            f = _reading_fan(rs, _STD, counts, melds, flags, _cur, win)
+            if f > best:
+                best = _keep(f)
+        if not melds and shape.is_qidui(counts):
+            f = _reading_fan(rs, _QIDUI, counts, melds, flags, _cur, win)
+            if f > best:
+                best = _keep(f)
     if best >= 0 and out is not None:
-        for i in range(R.NPATTERNS):
+        n = len(out) if len(out) < NOUT else NOUT
+        for i in range(n):
             out[i] = _best[i]
     return best
 
 
 def _keep(f):
-    for i in range(R.NPATTERNS):
+    for i in range(NOUT):
         _best[i] = _cur[i]
     return f
 
@@ -315,10 +427,11 @@ def zimo_each(rs, fan):
 _lim = bytearray(27)
 
 
-def wait_value(rs, counts, melds, void, face):
-    """Fan of winning on `face` by discard (点炮: no 自摸, no 海底); -1 if none."""
+def wait_value(rs, counts, melds, void, face, flags=0):
+    """Fan of winning on `face` by discard (点炮: no 自摸, no 海底); -1 if none.
+    flags: the seat's own flags (BAOHU), if any."""
     counts[face] += 1
-    f = score(rs, counts, melds, void, 0)
+    f = score(rs, counts, melds, void, flags, None, face)
     counts[face] -= 1
     return f
 

@@ -23,6 +23,9 @@ Actions are tuples (kind, seat, arg, t):
               face for a 血流 天胡 only; otherwise ignored)
     MA        叫马 (rs jiaoma): the tile the 马 took from the end of the wall
               after the deal (arg: face; seat: whoever reports it, not used)
+    BAOHU     报胡 (rs baohu): a ready seat before its first draw (arg ignored)
+    QINGHU    请胡 (rs qinghu): after a draw, five pairs and a single: the
+              single is discarded (arg: its face); unclaimed, it wins
 Events are tuples; their kinds and the pay reasons are in sichuan.settle.
 See docs/engine.md.
 """
@@ -53,15 +56,19 @@ from .claims import (
     NOT_A_WIN,
     NOT_HELD,
     NOT_ONE_SUIT,
+    NOT_READY,
     NOT_YOUR_TURN,
+    ST_BAOHU,
     ST_DEALT,
     ST_GAVE,
     ST_LEFT,
     ST_LOCKED,
+    ST_NOHU,
     ST_QUE,
     ST_WON,
     VOID_HELD_NO_CLAIM,
     VOID_TILE,
+    XIAOHU,
     void_held,
 )
 from .settle import (
@@ -88,8 +95,10 @@ ANGANG = const(8)
 HU = const(9)
 PASS = const(10)
 MA = const(11)
+BAOHU = const(12)
+QINGHU = const(13)
 ACTION_NAMES = ("deal", "exchange", "dingque", "draw", "discard", "peng", "zhigang",
-                "bugang", "angang", "hu", "pass", "ma")
+                "bugang", "angang", "hu", "pass", "ma", "baohu", "qinghu")
 
 # Phases.
 PH_DEAL = const(0)
@@ -117,6 +126,7 @@ _BITS = (0, 0, 0, 0, 0, C_PENG, C_GANG, 0, 0, C_HU, 0)  # claim bit of an action
 _MAXD = const(96)    # discards in a hand (55 draws + claims leave room)
 _MAXLED = const(64)  # kong ledger entries
 _tmp = bytearray(27)
+_lim = bytearray(27)
 
 
 def _popcount(x):
@@ -191,6 +201,7 @@ class Game:
         self.ma_seat = -1
         self.ma_delta = 0
         self.ma_side = [0] * np
+        self.qing = 0  # the pending discard is a 请胡 (断卡根)
 
     # ----- queries -------------------------------------------------------
 
@@ -235,17 +246,41 @@ class Game:
         A hand completed by a 碰 is no win until a tile is drawn."""
         if self.drawn < 0 and not (s == self.dealer and self.ndisc == 0 and self.calls == 0):
             return False
-        if void_held(self, s):
+        if void_held(self, s) or self.status[s] & ST_NOHU:
             return False
         return shape.is_win(self.hand[s], self._vd(s))
+
+    def seat_flags(self, s):
+        """fan flags of seat s's own state (报胡)."""
+        return fan.BAOHU if self.status[s] & ST_BAOHU else 0
 
     def discard_win_fan(self, s, f, flags):
         """Capped fan of seat s winning face f by discard, -1 if not a win."""
         h = self.hand[s]
         h[f] += 1
-        v = fan.score(self.rs, h, self.meld_list(s), self._vd(s), flags)
+        v = fan.score(self.rs, h, self.meld_list(s), self._vd(s), flags | self.seat_flags(s),
+                      None, f)
         h[f] -= 1
         return fan.capped(self.rs, v) if v >= 0 else -1
+
+    def self_flags(self, s):
+        """fan flags of a self-drawn win by seat s now (the turn seat)."""
+        f = self.drawn
+        flags = fan.ZIMO | self.seat_flags(s)
+        if self.after_gang:
+            flags |= fan.GANGSHANGHUA
+        if self.wall == 0:
+            flags |= fan.HAIDI
+        if self.calls == 0 and not self.wins[s]:
+            if s == self.dealer and self.ndraw[s] == 0 and self.ndisc == 0:
+                flags |= fan.TIANHU
+            elif s != self.dealer and self.ndraw[s] == 1 and not self._discarded(s):
+                flags |= fan.DIHU
+        if f >= 0 and self.shown[f] >= 3:
+            flags |= fan.JUEZHANG
+        if self.after_gang and self.kong_giver >= 0 and self.rs[R.P_DIANGANG_HUA] == 2:
+            flags &= ~fan.ZIMO
+        return flags
 
     def prompt_mask(self, seat):
         """Claim mask (C_HU | C_PENG | C_GANG) still open to seat, 0 if none."""
@@ -294,7 +329,7 @@ class Game:
                 bytes(self.gs_fan), self.calls, bytes(self.ledger), self.nled,
                 self.chain_lo, self.last_lo, tuple(self.delta), bytes(self.winners),
                 self.nwins, self.first_from, self.first_multi, self.end,
-                self.ma_face, self.ma_seat, self.ma_delta, tuple(self.ma_side))
+                self.ma_face, self.ma_seat, self.ma_delta, tuple(self.ma_side), self.qing)
 
     # ----- checking ------------------------------------------------------
 
@@ -315,6 +350,8 @@ class Game:
             return self._check_exchange(s, arg)
         if kind == MA:
             return self._check_ma(arg)
+        if kind == BAOHU:
+            return self._check_baohu(s)
         if kind == DINGQUE:
             if self.phase != PH_DINGQUE:
                 return BAD_PHASE
@@ -325,7 +362,7 @@ class Game:
             return 0
         if kind in (PENG, ZHIGANG, PASS) or (kind == HU and self.phase in (PH_CLAIM, PH_ROB)):
             return self._check_claim(kind, s)
-        if kind in (DRAW, DISCARD, ANGANG, BUGANG, HU):
+        if kind in (DRAW, DISCARD, ANGANG, BUGANG, HU, QINGHU):
             if self.phase not in (PH_DRAW, PH_DISCARD):
                 return BAD_PHASE
             if s != self.turn:
@@ -345,12 +382,17 @@ class Game:
                 if not self.can_selfwin(s):
                     return NOT_A_WIN
                 # the scorer must agree (a ruleset it cannot score is no win)
-                v = fan.score(self.rs, self.hand[s], self.meld_list(s), self._vd(s), 0)
-                return 0 if v >= 0 else NOT_A_WIN
+                v = fan.score(self.rs, self.hand[s], self.meld_list(s), self._vd(s),
+                              self.self_flags(s), None, self.drawn)
+                if v < 0:
+                    return NOT_A_WIN
+                return 0 if v > 0 or self.rs[R.P_XIAOHU] else XIAOHU
             r = self._face_ok(arg)
             if r:
                 return r
-            if claims.forced(self) and self.can_selfwin(s):
+            if kind == QINGHU:
+                return self._check_qinghu(s, arg)
+            if claims.forced(self) and self.can_selfwin(s) and not self.check((HU, s, -1)):
                 return MUST_WIN
             if kind == DISCARD:
                 return self._check_discard(s, arg)
@@ -418,6 +460,54 @@ class Game:
             return r
         return FIFTH_COPY if self.seen[f] >= 4 else 0
 
+    def _check_baohu(self, s):
+        """报胡: "在配牌结束后，所有家检查手牌，如果听牌，可以在自家摸牌前宣布报胡"; the
+        dealer (no draw before its first discard) declares before that discard."""
+        if not self.rs[R.P_BAOHU]:
+            return BAD_ACTION
+        if self.phase not in (PH_DRAW, PH_DISCARD):
+            return BAD_PHASE
+        if self.status[s] & ST_BAOHU:
+            return ALREADY_DONE
+        if self.ndraw[s] or self.nmeld[s] or self.status[s] & ST_WON or self._discarded(s):
+            return BAD_PHASE
+        if s != self.dealer:
+            return 0 if self.waits(s) else NOT_READY
+        if self.phase != PH_DISCARD or self.turn != s:
+            return BAD_PHASE
+        h = self.hand[s]
+        for f in range(27):
+            if h[f] and self._ready_without(s, f):
+                return 0
+        return NOT_READY
+
+    def _ready_without(self, s, f, n=1):
+        """True if seat s is ready once n copies of f leave its concealed tiles
+        (n = 4: into a kong, so a wait on a fifth copy is none)."""
+        h = self.hand[s]
+        lim = fan.meld_counts(self.meld_list(s), _lim)
+        if n == 4:
+            lim[f] += 4
+        h[f] -= n
+        w = shape.waits_mask(h, self._vd(s), lim)
+        h[f] += n
+        return w != 0
+
+    def _check_qinghu(self, s, f):
+        """请胡: "摸牌后当手上有五个小对子（五对将）时，可以打出单张牌，并宣报请胡"."""
+        rs = self.rs
+        if not rs[R.P_QINGHU]:
+            return BAD_ACTION
+        h = self.hand[s]
+        if not h[f]:
+            return NOT_HELD
+        if self.drawn < 0 or self.nmeld[s] or self.status[s] & (ST_BAOHU | ST_NOHU):
+            return NOT_A_WIN
+        h[f] -= 1
+        v = fan.score(rs, h, (), self._vd(s), fan.ZIMO | fan.QINGHU)
+        h[f] += 1
+        return 0 if v >= 0 else NOT_A_WIN
+
     def _check_exchange(self, s, arg):
         if self.phase != PH_EXCHANGE:
             return BAD_PHASE
@@ -443,6 +533,9 @@ class Game:
         h = self.hand[s]
         if not h[f]:
             return NOT_HELD
+        if self.status[s] & ST_BAOHU and self.drawn < 0:
+            # the dealer's first discard after its 报胡 must leave it ready
+            return 0 if self._ready_without(s, f) else NOT_READY
         if self.status[s] & ST_LOCKED and f != self.drawn:
             return LOCKED
         v = self.void[s]
@@ -461,6 +554,9 @@ class Game:
         if kind == ANGANG:
             if h[f] < 4:
                 return NOT_HELD
+            if self.status[s] & ST_BAOHU:
+                # "报胡后自家可以杠牌，但必须保证杠牌后要有叫"
+                return 0 if self._ready_without(s, f, 4) else NOT_READY
             if self.status[s] & ST_LOCKED and not self._an_keeps_waits(s, f):
                 return LOCKED
             return 0
@@ -541,6 +637,12 @@ class Game:
             self._do_bugang(s, arg, ev)
         elif kind == HU and self.phase == PH_DISCARD:
             self._win_self(s, arg, ev)
+        elif kind == BAOHU:
+            self.status[s] |= ST_BAOHU | ST_LOCKED
+            self._w[s] = -1
+        elif kind == QINGHU:
+            self.qing = 1
+            self._do_discard(s, arg, ev)
         else:
             self.resp[s] = kind + 1
             self._try_resolve(ev)
@@ -644,6 +746,8 @@ class Game:
         self._phase(PH_DISCARD, s, ev)
 
     def _do_discard(self, s, f, ev):
+        if self.status[s] & ST_BAOHU and not self.qing and self.can_selfwin(s):
+            self.status[s] |= ST_NOHU  # "报胡后如果自家自摸...没胡...不能再食和"
         self.hand[s][f] -= 1
         self._w[s] = -1
         i = self.ndisc
@@ -671,6 +775,9 @@ class Game:
             self._discard_passed(ev)
 
     def _discard_passed(self, ev):
+        if self.qing:
+            self._win_qinghu(ev)
+            return
         self.after_gang = 0
         self.kong_giver = -1
         self.chain_lo = self.last_lo = self.nled
@@ -801,9 +908,12 @@ class Game:
     def _record_passes(self):
         """过手胡: a seat offered 胡 that did not take it is barred until its next draw."""
         mode = self.rs[R.P_GUOSHOU]
+        f = self.pend
+        for t in range(self.np):
+            if self.prompt[t] & C_HU and self.resp[t] != HU + 1 and self.status[t] & ST_BAOHU:
+                self.status[t] |= ST_NOHU  # "报胡后如果...他家点炮没胡...不能再食和"
         if not mode:
             return
-        f = self.pend
         for t in range(self.np):
             if self.prompt[t] & C_HU and self.resp[t] != HU + 1:
                 if mode == 2:
@@ -854,6 +964,9 @@ class Game:
         if robbed:
             flags = (flags & ~fan.GANGSHANGPAO) | fan.QIANGGANG
             self.gone[f] += 1
+        if self.qing:
+            flags |= fan.QINGHUPAO  # "有其他家胡打出的请胡牌时，请胡失败，该家的胡牌番数+3"
+            self.qing = 0
         winners = []
         for k in range(1, self.np):
             t = (d + k) % self.np
@@ -863,10 +976,11 @@ class Game:
         for w in winners:
             h = self.hand[w]
             h[f] += 1
-            v = fan.score(self.rs, h, self.meld_list(w), self._vd(w), flags)
+            wf = flags | self.seat_flags(w)
+            v = fan.score(self.rs, h, self.meld_list(w), self._vd(w), wf, None, f)
             h[f] -= 1
             settle.win_discard(self, ev, w, d, v, robbed)
-            ev.append((EV_WIN, w, v, flags, d, f))
+            ev.append((EV_WIN, w, v, wf, d, f))
         if flags & fan.GANGSHANGPAO:
             settle.zhuanyi(self, ev, d, winners)
         if self.nwins == 0:
@@ -884,22 +998,9 @@ class Game:
         rs = self.rs
         f = self.drawn
         h = self.hand[s]
-        flags = fan.ZIMO
-        if self.after_gang:
-            flags |= fan.GANGSHANGHUA
-        if self.wall == 0:
-            flags |= fan.HAIDI
-        if self.calls == 0 and not self.wins[s]:
-            if s == self.dealer and self.ndraw[s] == 0 and self.ndisc == 0:
-                flags |= fan.TIANHU
-            elif s != self.dealer and self.ndraw[s] == 1 and not self._discarded(s):
-                flags |= fan.DIHU
-        if f >= 0 and self.shown[f] >= 3:
-            flags |= fan.JUEZHANG
+        flags = self.self_flags(s)
         giver = self.kong_giver if self.after_gang else -1
-        if giver >= 0 and rs[R.P_DIANGANG_HUA] == 2:
-            flags &= ~fan.ZIMO
-        v = fan.score(rs, h, self.meld_list(s), self._vd(s), flags)
+        v = fan.score(rs, h, self.meld_list(s), self._vd(s), flags, None, f)
         settle.win_zimo(self, ev, s, v, giver)
         if f < 0:  # 天胡: the winning tile is the one named, else the highest held
             f = arg if isinstance(arg, int) and 0 <= arg < 27 and h[arg] else 26
@@ -917,6 +1018,25 @@ class Game:
         self.after_gang = 0
         self.kong_giver = -1
         self.drawn = -1
+        self.chain_lo = self.last_lo = self.nled
+        if not self._over(ev):
+            self._next_draw(self.next_seat(s), ev)
+
+    def _win_qinghu(self, ev):
+        """请胡达成: nobody won the single; the five pairs win as a self-draw."""
+        s = self.pseat
+        f = self.pend
+        self.qing = 0
+        self.pend = -1
+        flags = fan.ZIMO | fan.QINGHU | (fan.HAIDI if self.wall == 0 else 0)
+        v = fan.score(self.rs, self.hand[s], (), self._vd(s), flags)
+        settle.win_zimo(self, ev, s, v, -1)
+        ev.append((EV_WIN, s, v, flags, -1, f))
+        if self.nwins == 0:
+            self.first_from = -1
+        self._mark_won(s)
+        self.after_gang = 0
+        self.kong_giver = -1
         self.chain_lo = self.last_lo = self.nled
         if not self._over(ev):
             self._next_draw(self.next_seat(s), ev)
@@ -967,16 +1087,20 @@ class Game:
         elif ph == PH_DRAW:
             if s == self.turn:
                 out.append((DRAW, s, -1, t))
+                if not self.check((BAOHU, s, -1, t)):
+                    out.append((BAOHU, s, -1, t))
         elif ph == PH_DISCARD:
             if s != self.turn:
                 return out
             if not self.check((HU, s, -1, t)):
                 out.append((HU, s, -1, t))
+            if not self.check((BAOHU, s, -1, t)):
+                out.append((BAOHU, s, -1, t))
             h = self.hand[s]
             for f in range(27):
                 if not h[f]:
                     continue
-                for k in (DISCARD, ANGANG, BUGANG):
+                for k in (DISCARD, ANGANG, BUGANG, QINGHU):
                     a = (k, s, f, t)
                     if not self.check(a):
                         out.append(a)

@@ -125,6 +125,36 @@ _PRESETS = (
         ("players", 3), ("suits", 6), ("dingque", 0), ("huazhu", 0), ("hsz_dirs", 3),
         ("max_winners", 2),
     )),
+    # Seed 000 断卡根玩法: "只用条子和筒子牌，共72张"; "允许三人或四人，甚至...5人" (4 here;
+    #   players 3 or 5 by override); "每家只拿10张牌...头家不跳牌。头家在所有人拿完牌后再摸一张，
+    #   补作11张"; "不定缺，也没有查花猪"; "海底牌不能碰杠"; kongs "不分直弯杠，只要一家开杠，
+    #   还在场的所有家都要赔喜" (reading: 1 unit from each seat still in, for any kong);
+    #   "不兴及时雨" (reading: no 呼叫转移). 报胡 "在自家摸牌前", then only draw and
+    #   discard, a kong only if still ready, a passed win bars all later wins, and
+    #   "他家自摸或自家点炮，赔付番数+1". 请胡: five pairs after a draw, the single
+    #   discarded; won by another: 请胡炮 "+3". "小胡（无番胡）不能胡", except on a
+    #   报胡 seat's or a 请胡 discard. 查叫 pays "点炮的最大番数"; 小胡, 请胡 and 素卡
+    #   waits are no 叫 (硬卡 is). Fan column (番 added): 断幺九 1, 对对胡 1, 带幺九 3,
+    #   清一色 2, 金钩钓 "只记对对胡1番", 请胡 2 (自摸, 加计自摸 = 自摸加底), 将对 4,
+    #   清对/清金钩钓 = 清一色 + 对对 3, 清带幺 "5番超叫记作4番", 清七对 = 请胡 + 清一色 4,
+    #   天胡/地胡 3 (地胡 "不计报胡"), 根 each 1, 自摸 "多算一底分", 杠上花/杠上炮/
+    #   抢杠胡/海底 1, 和绝张 不计, 卡 each 1 (自摸), 硬卡 1 (点炮), 报胡 2. "赔付会随番数
+    #   分为四档：1番、2番、3番为极品、4番及以上为超叫": reading: 番 are doublings
+    #   (1番 pays 2, 2番 4, 3番 8, 超叫 16 base points) capped at 4. 通用规则: 最后四张
+    #   自动和, 禁止弃先和后 (same tile), 退杠钱 by a seat not ready. The hand ends when
+    #   one player is left ("只剩一家没胡牌").
+    ("duankagen", "xuezhan", (
+        ("suits", 6), ("hand_size", 10), ("huansanzhang", 0), ("dingque", 0), ("huazhu", 0),
+        ("cap", 4), ("max_winners", 4), ("haidi_claim", 0),
+        ("gang_zhi", 1), ("gang_zhi_others", 1), ("gang_bu", 1), ("gang_an", 1),
+        ("guoshou", 1), ("last4_forced", 1),
+        ("xiaohu", 0), ("baohu", 1), ("baohu_fan", 2), ("baohu_pay_fan", 1),
+        ("qinghu", 1), ("qinghupao_fan", 3), ("ka_fan", 1), ("yingka_fan", 1),
+        ("fan.pinghu", N), ("fan.duanyaojiu", 1), ("fan.duiduihu", 1), ("fan.daiyaojiu", 3),
+        ("fan.qingyise", 2), ("fan.jingoudiao", N), ("fan.qidui", 2), ("fan.jiangdui", 4),
+        ("fan.tianhu", 3), ("fan.dihu", 3), ("fan.gen", 1), ("fan.gangshanghua", 1),
+        ("fan.gangshangpao", 1), ("fan.qiangganghu", 1), ("fan.haidi", 1),
+    )),
 )
 
 

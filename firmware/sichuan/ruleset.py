@@ -20,7 +20,7 @@ from binascii import crc32
 
 from micropython import const
 
-FORMAT_VERSION = const(1)
+FORMAT_VERSION = const(2)  # 2: the 断卡根 parameters after jgd_absorbs_dd
 NONE = const(-1)
 AT_CAP = const(63)  # a fan value meaning "the cap itself" (满格)
 
@@ -128,6 +128,11 @@ _SPEC = (
     ("jiaoma", 0, 1, 0),             # 叫马
     # -- scoring, continued
     ("jgd_absorbs_dd", 0, 1, 0),     # 金钩钓 replaces 对对胡 instead of adding to it
+    # -- 断卡根 (issue 6)
+    ("haidi_claim", 0, 1, 1),        # the last tile's discard may be claimed (碰/杠);
+                                     #   0: "海底牌不能碰杠"
+    ("qinghupao_fan", -1, 15, -1),   # 请胡炮: winning on another's 请胡 discard adds this
+    ("baohu_pay_fan", 0, 15, 0),     # a 报胡 seat that pays before it won adds this much fan
 )
 
 # Fan values of the patterns, appended after _SPEC (doublings).
@@ -187,8 +192,11 @@ P_KA_FAN = const(47)
 P_YINGKA_FAN = const(48)
 P_JIAOMA = const(49)
 P_JGD_ABSORBS_DD = const(50)
-P_FAN0 = const(51)
-NPARAMS = const(75)  # P_FAN0 + NPATTERNS
+P_HAIDI_CLAIM = const(51)
+P_QINGHUPAO_FAN = const(52)
+P_BAOHU_PAY_FAN = const(53)
+P_FAN0 = const(54)
+NPARAMS = const(78)  # P_FAN0 + NPATTERNS
 
 MODE_XUEZHAN = const(0)
 MODE_XUELIU = const(1)
@@ -314,7 +322,6 @@ def from_blob(blob):
 # "off": a ruleset that turns one on cannot run on any table.
 _NOT_PLAYED = (
     (P_TINGYONG, 0), (P_BENJIN_FAN, NONE), (P_WU_TINGYONG_FAN, NONE),
-    (P_BAOHU, 0), (P_BAOHU_FAN, NONE), (P_QINGHU, 0), (P_KA_FAN, NONE), (P_YINGKA_FAN, NONE),
 )
 
 

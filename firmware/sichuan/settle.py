@@ -12,7 +12,7 @@ from micropython import const
 
 from . import fan, meld, shape
 from . import ruleset as R
-from .claims import ST_LEFT, ST_WON, void_held
+from .claims import ST_BAOHU, ST_LEFT, ST_WON, void_held
 
 # Event kinds (Game.apply returns a list of tuples starting with one of these).
 EV_ACCEPTED = const(0)   # (EV_ACCEPTED, seat, action kind)
@@ -132,9 +132,16 @@ def _gang_one(g, ev, s, p, units, bp, why):
     pay(g, ev, p, s, units * bp, why)
 
 
+def _extra(g, p):
+    """断卡根: "报胡后在自家胡牌前，如果他家自摸或自家点炮，赔付番数+1"."""
+    st = g.status[p]
+    return g.rs[R.P_BAOHU_PAY_FAN] if st & ST_BAOHU and not st & ST_WON else 0
+
+
 def win_discard(g, ev, w, payer, fanv, robbed):
     """点炮 (or 抢杠胡 when robbed): the discarder alone pays the winner."""
-    pay(g, ev, payer, w, fan.base(g.rs, fanv), PAY_QIANGGANG if robbed else PAY_DIANPAO)
+    pay(g, ev, payer, w, fan.base(g.rs, fanv + _extra(g, payer)),
+        PAY_QIANGGANG if robbed else PAY_DIANPAO)
 
 
 def win_zimo(g, ev, s, fanv, giver):
@@ -150,7 +157,8 @@ def win_zimo(g, ev, s, fanv, giver):
         pay(g, ev, giver, s, each * len(ps), PAY_BAO)
         return
     for p in ps:
-        pay(g, ev, p, s, each, PAY_ZIMO)
+        x = _extra(g, p)
+        pay(g, ev, p, s, fan.zimo_each(rs, fanv + x) if x else each, PAY_ZIMO)
 
 
 def zhuanyi(g, ev, d, winners):
@@ -201,6 +209,8 @@ def ready_value(g, s):
     v = g.void[s] if g.void[s] < 3 else -1
     mask = shape.waits_mask(h, v, _lim)
     largest = rs[R.P_CHAJIAO] != 2
+    flags = fan.BAOHU if g.status[s] & ST_BAOHU else 0
+    lo = 0 if rs[R.P_XIAOHU] else 1  # 断卡根: "小胡听牌 ... 不算有叫"
     best = -1
     at = -1
     for f in range(27):
@@ -208,8 +218,8 @@ def ready_value(g, s):
             continue
         if not rs[R.P_SIJIAO] and g.shown[f] + h[f] >= 4:
             continue  # 死叫: every other copy is on the table
-        x = fan.wait_value(rs, h, ms, v, f)
-        if x >= 0 and (best < 0 or (x > best if largest else x < best)):
+        x = fan.wait_value(rs, h, ms, v, f, flags)
+        if x >= lo and (best < 0 or (x > best if largest else x < best)):
             best = x
             at = f
     return best, at

@@ -77,14 +77,15 @@ def _suit_size(c, o):
     return n
 
 
-def is_qidui(counts):
-    """Seven pairs: 14 concealed tiles, every count even (a four is two pairs)."""
+def is_qidui(counts, size=14):
+    """Seven pairs: 14 concealed tiles, every count even (a four is two pairs).
+    size: another number of tiles all in pairs (断卡根 请胡: five pairs, 10)."""
     n = 0
     for x in counts:
         if x & 1:
             return False
         n += x
-    return n == 14
+    return n == size
 
 
 def is_standard(counts, void=-1):

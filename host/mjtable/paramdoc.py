@@ -57,6 +57,9 @@ PARAM_DOC = {
     "yingka_fan": "断卡根 硬卡: doublings (-1: none)",
     "jiaoma": "叫马: a fifth person bets on a seat",
     "jgd_absorbs_dd": "金钩钓 replaces 对对胡 instead of adding to it",
+    "haidi_claim": "the last tile's discard may be claimed by 碰/杠 (断卡根: 海底牌不能碰杠)",
+    "qinghupao_fan": "断卡根 请胡炮: doublings added to a win on another's 请胡 discard (-1: none)",
+    "baohu_pay_fan": "断卡根: doublings a 报胡 seat adds to what it pays before it has won",
 }
 
 _ONOFF = {0: "off", 1: "on"}
@@ -85,5 +88,5 @@ VALUE_DOC = {
 for _name in ("xueliu_lock", "huansanzhang", "gen_in_longqidui", "tianhu_alone",
               "menqing_zimo_only", "zhuanyi_chain", "qianggang", "haidi_gang", "gang_no_fan",
               "last4_forced", "sijiao", "tuigang", "tuigang_first", "huazhu_chajiao",
-              "baohu", "qinghu", "xiaohu", "jiaoma", "jgd_absorbs_dd"):
+              "baohu", "qinghu", "xiaohu", "jiaoma", "jgd_absorbs_dd", "haidi_claim"):
     VALUE_DOC[_name] = _ONOFF

@@ -92,7 +92,7 @@ def bot_choice(g, s, rng):
         if G.PASS in kinds:
             return acts[kinds.index(G.PASS)]
         return acts[0]
-    for k in (G.ANGANG, G.BUGANG):
+    for k in (G.ANGANG, G.BUGANG, G.BAOHU, G.QINGHU):
         if k in kinds and rng.below(2):
             return acts[kinds.index(k)]
     ds = [a for a in acts if a[0] == G.DISCARD]
@@ -168,6 +168,8 @@ def play(rs, seed, dealer=0, direction=G.DIR_NEXT, log=None, probe=None):
         steps += 1
         assert steps < 2000
         if g.phase == G.PH_DRAW:
+            if rs[R.P_BAOHU] and not g.check((G.BAOHU, g.turn, -1)) and rng.below(2):
+                do((G.BAOHU, g.turn, -1))  # 报胡 before the first draw
             do((G.DRAW, g.turn, w.pop()))
         elif g.phase == G.PH_DISCARD:
             do(bot_choice(g, g.turn, rng))

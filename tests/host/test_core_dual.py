@@ -74,7 +74,7 @@ for i in range(300):
             c[f] += 1
             k += 1
     print(json.dumps(["waits", tiles.to_text(c), shape.waits(c)]))
-    names = presets.names()
+    names = [n for n in presets.names() if presets.get(n)[2] == 13]  # 13-tile hands
     rs = presets.get(names[i % len(names)])
     for f in shape.waits(c)[:2]:
         for fl in (0, fan.ZIMO | fan.HAIDI):
