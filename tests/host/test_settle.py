@@ -219,17 +219,26 @@ def test_missing_file_is_bad_input(capsys):
 # -- a whole simulated hand, written out as a script, settles the same
 
 
-def _log_to_script(rs_name, buf):
+def _log_to_script(rs_name, buf, implied=False):
+    """A log's actions as a full script; implied: leave out each draw that the
+    same seat's next action names (摸切 and 自摸), as a referee would."""
     head, recs = handlog.decode(buf)
     lines = ["rules " + rs_name, "dealer %d" % (head[2] + 1)]
     if head[3] != G.DIR_NEXT:
         lines.append("direction " + {1: "prev", 4: "across"}[head[3]])
     verbs = {G.DEAL: "手牌", G.EXCHANGE: "换三张", G.DRAW: "摸", G.DISCARD: "打", G.PENG: "碰",
              G.ZHIGANG: "直杠", G.BUGANG: "补杠", G.ANGANG: "暗杠", G.PASS: "过"}
-    for r in recs:
-        if r[0] != handlog.REC_ACTION:
+    acts = [r[1] for r in recs if r[0] == handlog.REC_ACTION]
+    skip = set()
+    if implied:
+        for i in range(len(acts) - 1):
+            a, b = acts[i], acts[i + 1]
+            if a[0] == G.DRAW and b[1] == a[1] and (
+                    (b[0] == G.DISCARD and b[2] == a[2]) or b[0] == G.HU):
+                skip.add(i)
+    for i, (kind, seat, arg, _t) in enumerate(acts):
+        if i in skip:
             continue
-        kind, seat, arg, _t = r[1]
         who = "%d" % (seat + 1)
         if kind in (G.DEAL, G.EXCHANGE):
             lines.append("%s %s %s" % (who, verbs[kind], " ".join(tiles.name(f) for f in arg)))
@@ -238,7 +247,8 @@ def _log_to_script(rs_name, buf):
         elif kind in (G.DRAW, G.DISCARD, G.BUGANG, G.ANGANG):
             lines.append("%s %s %s" % (who, verbs[kind], tiles.name(arg)))
         elif kind == G.HU:
-            lines.append("%s 胡" % who)
+            drawn = acts[i - 1][2] if i - 1 in skip else -1
+            lines.append("%s 自摸 %s" % (who, tiles.name(drawn)) if drawn >= 0 else "%s 胡" % who)
         else:
             lines.append("%s %s" % (who, verbs[kind]))
     return "\n".join(lines) + "\n"
@@ -253,3 +263,17 @@ def test_simulated_hands_written_as_scripts_settle_the_same(preset):
         r = script.run(_log_to_script(preset, h["log"]))
         assert list(r.game.delta) == h["deltas"]
         assert r.filled == 0
+
+
+@pytest.mark.parametrize("preset", ["xuezhan", "xueliu", "games456"])
+def test_implied_draws_settle_the_same(preset):
+    rs = presets.get(preset)
+    sim = simcore.Sim(rs, 5)
+    for _ in range(6):
+        h = sim.play_hand(log=True)
+        full = _log_to_script(preset, h["log"])
+        short = _log_to_script(preset, h["log"], implied=True)
+        assert len(short.splitlines()) < len(full.splitlines()) - 20
+        r = script.run(short)
+        assert list(r.game.delta) == h["deltas"] and r.filled == 0
+        assert r.game.snapshot() == script.run(full).game.snapshot()
