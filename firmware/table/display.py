@@ -4,8 +4,8 @@ Per seat, by priority:
 1. an alert: its 4-letter text (table.alerts.TEXTS), blinking 2 Hz, LEDs red;
 2. a claim prompt: the claims open to the seat, "H" 胡, "P" 碰, "G" 杠
    (e.g. "HP  "), blinking 1 Hz, LEDs blue;
-3. a payment as it happens: "+12" / "-6" (the seat's net of the payments
-   of the last pay_ms), steady;
+3. a payment as it happens: "u12" received 12 / "-6" paid 6 (the seat's
+   net of the payments of the last pay_ms; 7 segments have no '+'), steady;
 4. a setup step the seat still owes: "C3  " give three tiles (换三张),
    "q-  " choose the 缺 suit with a suit key; or a text the controller sets
    for the whole table ("End ", "FULL", "rEAd");
@@ -53,8 +53,9 @@ def score_text(v, void=255):
 
 
 def pay_text(v):
+    """A payment: "-6" paid 6, "u12" received 12 (7 segments have no '+')."""
     v = clamp(v)
-    s = ("+" if v >= 0 else "-") + str(v if v >= 0 else -v)
+    s = ("u" if v >= 0 else "-") + str(v if v >= 0 else -v)
     if len(s) > 4:
         s = s[1:]
     return "%4s" % s

@@ -50,3 +50,64 @@ class Rig:
         for _ in range(n):
             for s in range(len(self.readers)):
                 self.scanner.scan_seat(s)
+
+
+class TableRig:
+    """The whole controller on the simulated board, driven by a script:
+    tiles put on / taken off antennas, keys pressed, frames run in virtual
+    time (frame_ms per frame)."""
+
+    def __init__(self, preset="xuezhan", claim_ms=2000, settle_ms=500, logs=None, seed=1,
+                 miss_rate=0.0, phantom_rate=0.0, frame_ms=50):
+        from boards import sim
+        from sichuan import presets
+        from table.controller import Controller
+
+        self.board, self.table = sim.make(seed, miss_rate, phantom_rate)
+        self.rs = presets.get(preset)
+        self.ctl = Controller(self.board, self.rs, enrollment(), logs, claim_ms=claim_ms,
+                              settle_ms=settle_ms)
+        self.now = 0
+        self.frame_ms = frame_ms
+        self.board.init()
+
+    def put(self, seat, ant, tiles):
+        for t in tiles:
+            self.table.readers[seat].put(ant, tile_uid(t))
+
+    def take(self, seat, ant, tiles):
+        for t in tiles:
+            self.table.readers[seat].remove(ant, tile_uid(t))
+
+    def frame(self, n=1):
+        ctl = self.ctl
+        for _ in range(n):
+            self.board.refresh_inputs()
+            for s in range(4):
+                ev = self.board.buttons[s].poll(self.now)
+                while ev:
+                    ctl.key(s, ev, self.now)
+                    ev = self.board.buttons[s].next()
+            ctl.scan_cycle()
+            ctl.step(self.now)
+            ctl.refresh(self.now)
+            self.now += self.frame_ms
+
+    def press(self, seat, key):
+        self.table.press(seat, key)
+        self.frame(2)
+        self.table.release(seat, key)
+        self.frame(2)
+
+    def until(self, cond, limit=60):
+        for _ in range(limit):
+            if cond():
+                return True
+            self.frame()
+        return cond()
+
+    def settle(self, limit=60):
+        return self.until(self.ctl.settled, limit)
+
+    def text(self, seat):
+        return self.table.displays[seat].text()

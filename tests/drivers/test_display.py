@@ -34,7 +34,7 @@ def rig():
 def test_texts():
     assert score_text(25) == "  25" and score_text(-7, 1) == "  .-7"
     assert score_text(12345) == "9999" and score_text(-5000) == "-999"
-    assert pay_text(12) == " +12" and pay_text(-6) == "  -6" and pay_text(-999) == "-999"
+    assert pay_text(12) == " u12" and pay_text(-6) == "  -6" and pay_text(-999) == "-999"
 
 
 def test_score_with_void_point_and_turn_colon():

@@ -1,0 +1,403 @@
+"""The table controller: scans, keys and the engine tied together.
+
+One Controller runs a match: it starts a hand once every antenna is empty,
+feeds what the observer reads off the table (table.observe) and what the
+seats' keys say to the engine (sichuan.game), refuses with an alert what the
+engine or the table will not allow (the game unchanged until the table is
+put right), times the claim windows, shows everything on the seat displays,
+and appends the hand log to flash (table.logstore) as it goes.
+
+Time is an argument everywhere (ms, a ticks_ms()-like counter that may wrap
+at 2**30), so the board supplies its clock and the simulator a virtual one.
+
+Hand log on flash: one RecordLog per hand, record types
+    REC_HEAD  1  sichuan.handlog header (14 bytes)
+    REC_ACT   2  one accepted action and its payments, handlog encoding
+    REC_ALERT 3  seat, alert code, engine reason, t (u32 LE)
+    REC_END   4  each seat's points this hand, i16 LE
+so that the concatenated HEAD and ACT payloads are a handlog buffer that
+sichuan.handlog.replay() re-scores.
+
+Claim keys: 胡 -> HU, 碰 -> PENG, 杠 -> ZHIGANG (in a claim window), 过 ->
+PASS; 胡 on one's own turn -> self-drawn HU; suit keys -> DINGQUE. 暗杠 and
+补杠 are read from the tiles alone (they move rack -> tray on one's turn).
+"""
+
+from drivers import buttons as B
+from micropython import const
+from sichuan import game as G
+from sichuan import handlog
+from sichuan import ruleset as R
+from sichuan.claims import MUST_WIN, ST_GAVE, ST_QUE, ST_WON
+from sichuan.settle import EV_HAND_END, EV_PAY, EV_PHASE
+from table import alerts
+from table.alerts import Alerts
+from table.display import S_DINGQUE, S_EXCHANGE, S_IDLE, S_PLAY, S_WON, TableDisplay
+from table.observe import Observer
+from table.scan import Scanner
+
+# controller states
+IDLE = const(0)  # waiting for an empty table to start a hand
+PLAY = const(1)
+END = const(2)  # hand over: waiting for the tiles to be cleared away
+FULL = const(3)  # the log store refuses a new hand (reason in why_not)
+DONE = const(4)  # the match is over
+STATE_NAMES = ("idle", "play", "end", "full", "done")
+
+REC_HEAD = const(1)
+REC_ACT = const(2)
+REC_ALERT = const(3)
+REC_END = const(4)
+
+_WRAP = const(0x3FFFFFFF)
+
+
+def elapsed(now, then):
+    return (now - then) & _WRAP
+
+
+def exchange_direction(rs, hand_no):
+    """换三张 direction of hand `hand_no` (0-based): the allowed directions
+    (rs hsz_dirs) in turn, next seat first. The same rule on every table."""
+    if not rs[R.P_HUANSANZHANG]:
+        return G.DIR_NEXT
+    dirs = []
+    for d in (G.DIR_NEXT, G.DIR_PREV, G.DIR_ACROSS):
+        if rs[R.P_HSZ_DIRS] & d and not (d == G.DIR_ACROSS and rs[R.P_PLAYERS] != 4):
+            dirs.append(d)
+    return dirs[hand_no % len(dirs)] if dirs else G.DIR_NEXT
+
+
+class Controller:
+    """board: has readers, displays, leds (boards.pico.Board or the sim's).
+    rs: the ruleset; enroll: table.enroll.Enrollment; logs: LogStore or None.
+    claim_ms: claim window; settle_ms: how long an odd table must stay odd
+    before a 'wrong tile count' alert; arrive/gone: scan filter (scans)."""
+
+    def __init__(self, board, rs, enroll, logs=None, claim_ms=5000, settle_ms=1500,
+                 arrive=2, gone=4, pay_ms=2000):
+        self.board = board
+        self.rs = rs
+        self.np = rs[R.P_PLAYERS]
+        self.scanner = Scanner(board.readers, enroll, arrive, gone)
+        self.obs = Observer(self.scanner, self.np)
+        self.alerts = Alerts(self.np)
+        self.display = TableDisplay(board.displays, board.leds, pay_ms)
+        self.logs = logs
+        self.claim_ms = claim_ms
+        self.settle_ms = settle_ms
+        self.match = G.Match(rs)
+        self.game = None  # type: G.Game | None
+        self.state = IDLE
+        self.why_not = 0
+        self.log = None
+        self.log_id = 0
+        self.writer = None  # type: handlog.Writer | None
+        self._mark = 0
+        self.window_at = 0
+        self.accepted = 0
+        self.last_action = None  # type: tuple | None
+        self.refused = 0
+        self.hands = 0
+        self.log_failed = False
+        self._rr = 0
+        self._odd_since = 0
+        self._odd_changes = -1
+        self._full_at = 0
+
+    # --- scanning ---------------------------------------------------------
+
+    def focus(self):
+        """Bitmask of the seats to scan every cycle: the seats that can act."""
+        g = self.game
+        if self.state != PLAY or g is None:
+            return (1 << self.np) - 1
+        ph = g.phase
+        if ph in (G.PH_DEAL, G.PH_EXCHANGE, G.PH_DINGQUE) or self.obs.transit():
+            return (1 << self.np) - 1
+        m = 1 << g.turn
+        if ph in (G.PH_CLAIM, G.PH_ROB):
+            m = 1 << g.pseat
+            for s in range(self.np):
+                if g.prompt[s]:
+                    m |= 1 << s
+        if self.obs.due_seat >= 0:
+            m |= 1 << self.obs.due_seat
+        return m
+
+    def scan_cycle(self):
+        """Scan the focus seats, then one other seat in turn (so a tile
+        moved anywhere is still seen, a little later)."""
+        m = self.focus()
+        for s in range(self.np):
+            if m >> s & 1:
+                self.scanner.scan_seat(s)
+        for _ in range(self.np):
+            self._rr = (self._rr + 1) % self.np
+            if not m >> self._rr & 1:
+                self.scanner.scan_seat(self._rr)
+                break
+
+    # --- the game ------------------------------------------------------------
+
+    def step(self, now):
+        """Read the table into the game (call after each scan cycle)."""
+        self.alerts.expire(now)
+        st = self.state
+        if st == PLAY:
+            self._play(now)
+        elif st == IDLE or st == FULL:
+            if self.scanner.empty() and (st == IDLE or elapsed(now, self._full_at) >= 2000):
+                self.start_hand(now)
+        elif st == END:
+            if self.scanner.empty():
+                self.state = DONE if self.match.over() else IDLE
+                if self.state == IDLE:
+                    self.start_hand(now)
+
+    def start_hand(self, now):
+        """Begin the next hand (the table must be empty); False if the log
+        store refuses (state FULL, why_not = logstore reason)."""
+        if self.logs is not None:
+            ok, why = self.logs.can_start_hand()
+            if not ok:
+                self.state = FULL
+                self.why_not = why
+                self._full_at = now
+                self.display.text = "FULL"
+                return False
+        self.display.text = None
+        d = exchange_direction(self.rs, self.match.hand_no)
+        g = self.match.new_game(d)
+        self.game = g
+        self.obs.reset()
+        for s in range(self.np):
+            self.alerts.clear(s)
+        self.display.clear_payments()
+        self.writer = handlog.Writer(self.rs.crc(), self.np, g.dealer, d, now)
+        self._mark = 0
+        self.log = None
+        self.log_failed = False
+        if self.logs is not None:
+            self.log = self.logs.new_log()
+            self.log_id = self.log.log_id
+        self._flush(REC_HEAD)
+        self.state = PLAY
+        return True
+
+    def _flush(self, rtype):
+        w = self.writer
+        if w is None:
+            return
+        if self.log is not None and len(w.buf) > self._mark:
+            self._append(rtype, w.buf[self._mark:])
+        self._mark = len(w.buf)
+
+    def _append(self, rtype, payload):
+        if self.log is None or self.log_failed:
+            return
+        try:
+            self.log.append(rtype, payload)
+        except (OSError, ValueError):
+            self.log_failed = True  # stop the game: nothing unlogged is accepted
+
+    def _log_alert(self, seat, code, reason, now):
+        if self.log is not None:
+            t = now & 0xFFFFFFFF
+            self._append(REC_ALERT, bytes((seat, code, reason, t & 0xFF, (t >> 8) & 0xFF,
+                                           (t >> 16) & 0xFF, t >> 24)))
+
+    def _alert(self, seat, code, now, reason=0, by_key=False):
+        if self.alerts.raise_(seat, code, now, reason, by_key):
+            self._log_alert(seat, code, reason, now)
+
+    def _play(self, now):
+        g = self.game
+        sc = self.scanner
+        if g is None:
+            return
+        if self.log_failed:
+            for s in range(self.np):
+                self._alert(s, alerts.FULL, now)
+            return
+        s = sc.unknown_seat()
+        if s >= 0:
+            self._alert(s, alerts.TAG, now)
+            return
+        s = sc.dual_seat()
+        if s >= 0:
+            self._alert(s, alerts.TWO, now)
+            return
+        for p in range(sc.places):
+            if sc.errors[p] >= 3:
+                self._alert(p >> 1, alerts.READER, now)
+                return
+        a = self.obs.classify(g)
+        ob = self.obs
+        if ob.problem_seat >= 0:
+            if ob.settle:
+                if sc.changes != self._odd_changes or sc.pending:
+                    self._odd_changes = sc.changes
+                    self._odd_since = now
+                    return
+                if elapsed(now, self._odd_since) < self.settle_ms:
+                    return
+            self.alerts.clear_table(ob.problem_code)
+            self._alert(ob.problem_seat, ob.problem_code, now)
+            return
+        self._odd_changes = -1
+        if a is None:
+            if not ob.waiting:
+                self.alerts.clear_table()
+            self._claim_timer(now)
+            return
+        if sc.pending:
+            return  # a tile is still arriving somewhere: read the table once it is still
+        self._apply((a[0], a[1], a[2], now), now, False)
+
+    def _claim_timer(self, now):
+        g = self.game
+        if g is None or g.phase not in (G.PH_CLAIM, G.PH_ROB):
+            return
+        if elapsed(now, self.window_at) < self.claim_ms:
+            return
+        for s in range(self.np):
+            if g.prompt_mask(s):
+                a = (G.PASS, s, -1, now)
+                if g.check(a) == MUST_WIN:
+                    a = (G.HU, s, -1, now)
+                if not self._apply(a, now, True):
+                    return
+                if g.phase not in (G.PH_CLAIM, G.PH_ROB):
+                    return
+
+    def _apply(self, a, now, by_key):
+        """Offer action a to the engine; True if accepted."""
+        g = self.game
+        if g is None:
+            return False
+        r = g.check(a)
+        if r:
+            self.refused += 1
+            code = alerts.from_reason(r)
+            if not by_key and code == alerts.REFUSED:
+                code = alerts.COUNT if a[0] in (G.DEAL, G.EXCHANGE) else code
+            self._alert(a[1], code, now, r, by_key)
+            return False
+        self.obs.before(g)
+        evs = g.apply(a)
+        self.obs.accepted(g, a, evs)
+        w = self.writer
+        if w is not None:
+            w.record(a, evs)
+        self._flush(REC_ACT)
+        self.accepted += 1
+        self.last_action = a
+        self.alerts.clear(a[1])
+        self.alerts.clear_table()
+        for e in evs:
+            k = e[0]
+            if k == EV_PAY:
+                self.display.payment(e[1], -e[3], now)
+                self.display.payment(e[2], e[3], now)
+            elif k == EV_PHASE and e[1] in (G.PH_CLAIM, G.PH_ROB):
+                self.window_at = now
+            elif k == EV_HAND_END:
+                self._end_hand(now)
+        return True
+
+    def _end_hand(self, now):
+        g = self.game
+        if g is None:
+            return
+        d = bytearray(2 * self.np)
+        for s in range(self.np):
+            v = g.delta[s] & 0xFFFF
+            d[2 * s] = v & 0xFF
+            d[2 * s + 1] = v >> 8
+        self._append(REC_END, d)
+        if self.log is not None:
+            try:
+                self.log.close()
+            except OSError:
+                pass
+        self.log = None
+        self.match.finish(g)
+        self.hands += 1
+        self.state = END
+
+    def settled(self):
+        """True when the table is as the game expects (nothing moving, owed
+        or wrong): what a player (or a bot) waits for before the next move."""
+        if self.state != PLAY:
+            return True
+        ob = self.obs
+        return (ob.nd == 0 and ob.due_seat < 0 and not self.scanner.pending
+                and not ob.transit() and not self.alerts.table_alert())
+
+    # --- keys ---------------------------------------------------------------
+
+    def key(self, seat, ev, now):
+        """A key event (drivers.buttons) from `seat`; True if an action was accepted."""
+        g = self.game
+        if self.state != PLAY or g is None or B.kind_of(ev) != B.SHORT:
+            return False
+        if self.alerts.table_alert():
+            return False  # the table first
+        k = B.index_of(ev)
+        ph = g.phase
+        claim = ph in (G.PH_CLAIM, G.PH_ROB)
+        arg = -1
+        if k == B.HU:
+            kind = G.HU
+        elif k == B.PENG:
+            kind = G.PENG
+        elif k == B.GANG:
+            if not claim:
+                return False  # 暗杠 / 补杠: the tiles tell
+            kind = G.ZHIGANG
+        elif k == B.GUO:
+            if not claim:
+                return False
+            kind = G.PASS
+        elif B.WAN <= k <= B.TIAO:
+            if ph != G.PH_DINGQUE:
+                return False
+            kind = G.DINGQUE
+            arg = k - B.WAN
+        else:
+            return False
+        return self._apply((kind, seat, arg, now), now, True)
+
+    # --- displays -----------------------------------------------------------
+
+    def score(self, s):
+        v = self.match.totals[s]
+        g = self.game
+        if self.state == PLAY and g is not None:
+            v += g.delta[s]
+        return v
+
+    def refresh(self, now):
+        """Bring every seat's display and LEDs up to date."""
+        g = self.game
+        play = self.state == PLAY and g is not None
+        for s in range(self.np):
+            turn = False
+            void = 255
+            prompt = 0
+            st = S_IDLE
+            if play and g is not None:
+                ph = g.phase
+                st = S_PLAY
+                turn = g.turn == s and ph in (G.PH_DRAW, G.PH_DISCARD)
+                void = g.void[s]
+                prompt = g.prompt_mask(s)
+                if g.status[s] & ST_WON:
+                    st = S_WON
+                elif ph == G.PH_EXCHANGE and not g.status[s] & ST_GAVE:
+                    st = S_EXCHANGE
+                elif ph == G.PH_DINGQUE and not g.status[s] & ST_QUE:
+                    st = S_DINGQUE
+            self.display.show(s, now, self.score(s), turn, void, prompt, self.alerts.code[s], st)
+        self.display.tick(now)

@@ -1,0 +1,616 @@
+"""The virtual table: four racks and trays of tagged tiles, moved by bot
+players who press the seats' keys, feeding the firmware's chip simulators
+over a socket (TCP on 127.0.0.1 only).
+
+    python tools/virtual_table.py [--seed N] [--miss 0.05] [--phantom 0.01]
+                                  [--dup 0.02] [--unknown 0.02] [--preset xuezhan]
+
+runs one match against the firmware on the MicroPython unix port (built
+into build/firmware by `make firmware`) and prints the final scores.
+
+The table keeps the truth: its own copy of the engine (sichuan.game, the
+same code the firmware runs) to which each bot move is applied as it is
+made on the table. After each move the table waits until the firmware has
+accepted the same action and says the table is settled, so every action the
+firmware accepts is compared with the move that was made ("no wrong action
+accepted"), and at the end the firmware's scores with the truth's.
+
+Faults: missed and phantom reads happen inside the firmware's PN5180
+simulators (rates sent in the hello); a duplicated tag (a copy of a tile's
+UID on another antenna) and an unknown tag (a UID not enrolled) are placed
+by the table between moves at the given rates per move, left until the
+firmware shows the alert (or 40 frames), then taken away.
+
+Wire format: see firmware/boards/sim.py.
+"""
+
+import os
+import random
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "firmware"))
+
+import sichuan  # noqa: E402,F401  (const shim)
+from boards.chipsim.ht16k33_sim import HT16K33Sim  # noqa: E402
+from boards.chipsim.pn5180_sim import uid_bytes  # noqa: E402
+from sichuan import game as G  # noqa: E402
+from sichuan import presets, shape  # noqa: E402
+from sichuan import ruleset as R  # noqa: E402
+from sichuan.claims import C_GANG, C_HU, C_PENG, MUST_WIN  # noqa: E402
+from sichuan.settle import EV_EXCHANGED  # noqa: E402
+from table.controller import exchange_direction  # noqa: E402
+
+MP = os.path.join(ROOT, ".venv", "bin", "micropython")
+FW = os.path.join(ROOT, "build", "firmware")
+S_PLAY, S_END, S_DONE = 1, 2, 4
+KEY_HU, KEY_PENG, KEY_GANG, KEY_GUO, KEY_WAN = 0, 1, 2, 3, 4
+ALERT_TWO, ALERT_TAG = 4, 3
+
+
+def tile_uid(seed, t):
+    """Tile t's tag UID on the table with this seed (ICODE-like, LSB first)."""
+    n = (t + 1) * 2654435761 + (seed & 0xFFFF) * 40503
+    return uid_bytes(0xE004010000000000 | ((n & 0xFFFFFFFFF) << 8) | t)
+
+
+def enrollment_blob(seed):
+    return b"".join(tile_uid(seed, t) for t in range(108))
+
+
+class Status:
+    """What the firmware reported after a frame (firmware/boards/sim.py 'S')."""
+
+    def __init__(self, body):
+        self.frame, self.accepted = struct.unpack_from("<II", body, 1)
+        k, s, a = body[9], body[10], body[11]
+        self.last = None if k == 255 else (k, s, -1 if a == 255 else a)
+        self.state, self.phase, self.turn, self.hand = body[12:16]
+        self.alerts = list(body[16:20])
+        self.leds = list(body[20:24])
+        self.settled = bool(body[24])
+        self.totals = list(struct.unpack_from("<hhhh", body, 25))
+        self.ram = bytes(body[33:33 + 64])
+
+    def texts(self):
+        out = []
+        for s in range(4):
+            d = HT16K33Sim()
+            d.osc = d.on = True
+            d.ram[:] = self.ram[16 * s:16 * s + 16]
+            out.append(d.text())
+        return out
+
+    def colon(self, s):
+        return bool(self.ram[16 * s + 4] & 0x02)
+
+
+def _arg_byte(a):
+    return a if isinstance(a, int) and 0 <= a < 255 else -1
+
+
+class Bots:
+    """Seeded players: win when they can, void suit first, keep waits."""
+
+    def __init__(self, rng, peng=0.5, gang=0.7):
+        self.rng = rng
+        self.peng = peng
+        self.gang = gang
+
+    def exchange(self, g, s):
+        h = g.hand[s]
+        best = None
+        for su in range(3):
+            n = sum(h[su * 9:su * 9 + 9])
+            if n >= 3 and (best is None or n < best[0]):
+                best = (n, su)
+        su = best[1]
+        faces = [f for f in range(su * 9, su * 9 + 9) for _ in range(h[f])]
+        self.rng.shuffle(faces)
+        return sorted(faces[:3])
+
+    def dingque(self, g, s):
+        h = g.hand[s]
+        counts = [sum(h[su * 9:su * 9 + 9]) for su in range(3)]
+        return counts.index(min(counts))
+
+    def turn(self, g, s):
+        """(kind, face) for the seat holding 3n+2."""
+        if not g.check((G.HU, s, -1, 0)):
+            return (G.HU, -1)
+        h = g.hand[s]
+        for k in (G.ANGANG, G.BUGANG):
+            for f in range(27):
+                if h[f] and not g.check((k, s, f, 0)) and self.rng.random() < self.gang:
+                    return (k, f)
+        best = None
+        v = g.void[s]
+        for f in range(27):
+            if not h[f] or g.check((G.DISCARD, s, f, 0)):
+                continue
+            h[f] -= 1
+            w = bin(shape.waits_mask(h, v if v < 3 else -1)).count("1")
+            h[f] += 1
+            near = h[f] - 1
+            for d in (-2, -1, 1, 2):
+                x = f + d
+                if 0 <= x < 27 and x // 9 == f // 9:
+                    near += h[x]
+            score = (f // 9 == v, w, -near, self.rng.random())
+            if best is None or score > best[0]:
+                best = (score, f)
+        return (G.DISCARD, best[1])
+
+    def claim(self, g, s):
+        m = g.prompt_mask(s)
+        if m & C_HU and not g.check((G.HU, s, -1, 0)):
+            return G.HU
+        if m & C_GANG and self.rng.random() < self.gang and not g.check((G.ZHIGANG, s, -1, 0)):
+            return G.ZHIGANG
+        if m & C_PENG and self.rng.random() < self.peng and not g.check((G.PENG, s, -1, 0)):
+            return G.PENG
+        if g.check((G.PASS, s, -1, 0)) == MUST_WIN:
+            return G.HU
+        return G.PASS
+
+
+_KEY_OF = {G.HU: KEY_HU, G.PENG: KEY_PENG, G.ZHIGANG: KEY_GANG, G.PASS: KEY_GUO}
+
+
+class VirtualTable:
+    """The physical table and its players; tick(status) once per frame."""
+
+    def __init__(self, preset="xuezhan", seed=1, dup=0.0, unknown=0.0, hands=None,
+                 wait_limit=600, script=None):
+        self.rs = presets.get(preset)
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.bots = Bots(random.Random(seed + 1))
+        self.match = G.Match(self.rs)
+        self.hands = hands if hands is not None else self.rs[R.P_HANDS]
+        self.dup = dup
+        self.unknown = unknown
+        self.places = [[] for _ in range(8)]  # tile ids on each antenna
+        self.extras = [[] for _ in range(8)]  # raw UIDs (fault tags)
+        self.dirty = set(range(8))
+        self.keys = [0, 0, 0, 0]
+        self.g = None
+        self.count = 0  # actions the firmware should have accepted
+        self.applied = []  # truth actions (kind, seat, arg) of the match
+        self.mismatch = []
+        self.stuck = None
+        self.finished = False
+        self.wait = 0
+        self.wait_limit = wait_limit
+        self.press_frames = 0
+        self.pending_key = None
+        self.fault = None
+        self.faults = {"dup": 0, "unknown": 0, "dup_seen": 0, "unknown_seen": 0}
+        self.alerts_seen = set()
+        self.held = {}
+        self.wall = []
+        self.river = []
+        self.stage = "start"
+        self.frames = 0
+        self.hand_deltas = []
+        self.script = script  # optional callable(vt, st) -> True when it handled the frame
+
+    # --- the physical table -----------------------------------------------
+
+    def _move(self, t, src, dst):
+        if src is not None:
+            self.places[src].remove(t)
+            self.dirty.add(src)
+        if dst is not None:
+            self.places[dst].append(t)
+            self.dirty.add(dst)
+
+    def _on(self, place, face):
+        for t in self.places[place]:
+            if t // 4 == face:
+                return t
+        raise RuntimeError("no %d on place %d: %r" % (face, place, self.places[place]))
+
+    def world(self):
+        """The 'W' message for this frame."""
+        body = bytearray(b"W")
+        body += bytes(self.keys)
+        for p in sorted(self.dirty):
+            uids = [tile_uid(self.seed, t) for t in self.places[p]] + self.extras[p]
+            body += bytes((p, len(uids)))
+            for u in uids:
+                body += u
+        body.append(0xFF)
+        self.dirty.clear()
+        return bytes(body)
+
+    def clear(self):
+        for p in range(8):
+            self.places[p] = []
+            self.extras[p] = []
+            self.dirty.add(p)
+
+    # --- truth ----------------------------------------------------------------
+
+    def _apply(self, a):
+        evs = self.g.apply((a[0], a[1], a[2], 0))
+        if evs[0][0] != 0:
+            raise RuntimeError("bot action refused by the engine: %r %r" % (a, evs[0]))
+        self.count += 1
+        self.applied.append((a[0], a[1], _arg_byte(a[2]) if a[0] not in (G.DEAL, G.EXCHANGE)
+                             else -1))
+        return evs
+
+    def _press(self, seat, key):
+        self.keys[seat] |= 1 << key
+        self.press_frames = 2
+        self.pending_key = (seat, key)
+
+    # --- the loop ---------------------------------------------------------------
+
+    def tick(self, st):
+        self.frames += 1
+        if st.accepted > self.count:
+            self.mismatch.append(("extra", st.accepted, self.count, st.last))
+            self.finished = True
+            return
+        for s in range(4):
+            if st.alerts[s]:
+                self.alerts_seen.add(st.alerts[s])
+        if self.press_frames:
+            self.press_frames -= 1
+            if not self.press_frames:
+                s, k = self.pending_key
+                self.keys[s] &= ~(1 << k)
+            return
+        if self.fault is not None:
+            self._fault_tick(st)
+            return
+        if self.script is not None and self.script(self, st):
+            return
+        caught_up = st.accepted == self.count
+        if caught_up and st.last is not None and self.applied:
+            exp = self.applied[-1]
+            got = (st.last[0], st.last[1], st.last[2] if exp[2] >= 0 else -1)
+            if got != exp:
+                self.mismatch.append(("differs", self.count, exp, st.last))
+                self.finished = True
+                return
+        if not caught_up or not st.settled:
+            self.wait += 1
+            if self.wait > self.wait_limit:
+                self.stuck = "stage %s, firmware accepted %d of %d, phase %d, alerts %r, %r" % (
+                    self.stage, st.accepted, self.count, st.phase, st.alerts, st.texts())
+                self.finished = True
+            return
+        self.wait = 0
+        self.step(st)
+
+    def _maybe_fault(self):
+        g = self.g
+        if g is None or g.phase not in (G.PH_DRAW, G.PH_DISCARD):
+            return False
+        r = self.rng.random()
+        if r < self.dup:
+            racks = [p for p in range(0, 8, 2) if self.places[p]]
+            src = self.rng.choice(racks)
+            t = self.rng.choice(self.places[src])
+            dst = self.rng.choice([p for p in range(8) if p // 2 != src // 2])
+            self.fault = ("dup", dst, tile_uid(self.seed, t), 0)
+        elif r < self.dup + self.unknown:
+            dst = self.rng.randrange(8)
+            uid = uid_bytes(0xE004020000000000 | self.rng.getrandbits(40))
+            self.fault = ("unknown", dst, uid, 0)
+        else:
+            return False
+        kind, dst, uid, _ = self.fault
+        self.extras[dst].append(uid)
+        self.dirty.add(dst)
+        self.faults[kind] += 1
+        return True
+
+    def _fault_tick(self, st):
+        kind, dst, uid, n = self.fault
+        want = ALERT_TWO if kind == "dup" else ALERT_TAG
+        if want in st.alerts or n >= 40:
+            if want in st.alerts:
+                self.faults[kind + "_seen"] += 1
+            self.extras[dst].remove(uid)
+            self.dirty.add(dst)
+            self.fault = None
+        else:
+            self.fault = (kind, dst, uid, n + 1)
+
+    def step(self, st):
+        """The next move, the firmware having caught up with the last."""
+        if self.stage == "start":
+            if st.state != S_PLAY or st.hand != self.match.hand_no:
+                return
+            d = exchange_direction(self.rs, self.match.hand_no)
+            self.g = self.match.new_game(d)
+            self.wall = list(range(108))
+            self.rng.shuffle(self.wall)
+            self.river = []
+            self.held = {}
+            self.stage = "play"
+            return
+        if self.stage == "clear":
+            if self.match.over():
+                if st.state == S_DONE:
+                    self.finished = True
+                return
+            self.stage = "start"
+            return
+        g = self.g
+        if g.phase == G.PH_END:
+            if st.state != S_END and st.state != S_DONE:
+                return
+            self.hand_deltas.append(tuple(g.delta))
+            self.match.finish(g)
+            self.clear()
+            self.stage = "clear"
+            return
+        if self._maybe_fault():
+            return
+        self._play(g)
+
+    def _play(self, g):
+        ph = g.phase
+        b = self.bots
+        if ph == G.PH_DEAL:
+            for s in range(4):
+                if not g.status[s] & 1:
+                    n = g.rs[R.P_HAND_SIZE] + (1 if s == g.dealer else 0)
+                    tiles = [self.wall.pop() for _ in range(n)]
+                    for t in tiles:
+                        self._move(t, None, 2 * s)
+                    self._apply((G.DEAL, s, [t // 4 for t in tiles]))
+                    return
+        elif ph == G.PH_EXCHANGE:
+            for s in range(4):
+                if not g.status[s] & 2:
+                    faces = b.exchange(g, s)
+                    tiles = []
+                    for f in faces:
+                        t = self._on(2 * s, f)
+                        self._move(t, 2 * s, None)
+                        tiles.append(t)
+                    self.held[s] = tiles
+                    evs = self._apply((G.EXCHANGE, s, faces))
+                    for e in evs:
+                        if e[0] == EV_EXCHANGED:
+                            for t in self.held[e[3]]:
+                                self._move(t, None, 2 * e[1])
+                    return
+        elif ph == G.PH_DINGQUE:
+            for s in range(4):
+                if not g.status[s] & 4:
+                    su = b.dingque(g, s)
+                    self._press(s, KEY_WAN + su)
+                    self._apply((G.DINGQUE, s, su))
+                    return
+        elif ph == G.PH_DRAW:
+            s = g.turn
+            t = self.wall.pop()
+            self._move(t, None, 2 * s)
+            self._apply((G.DRAW, s, t // 4))
+        elif ph == G.PH_DISCARD:
+            s = g.turn
+            kind, f = b.turn(g, s)
+            if kind == G.HU:
+                self._press(s, KEY_HU)
+                evs = self._apply((G.HU, s, -1))
+                if g.rs[R.P_MODE] == R.MODE_XUELIU:
+                    for e in evs:
+                        if e[0] == 4:  # EV_WIN: the winning tile goes aside
+                            self._move(self._on(2 * s, e[5]), 2 * s, None)
+            elif kind == G.DISCARD:
+                t = self._on(2 * s, f)
+                self._move(t, 2 * s, None)
+                self.river.append(t)
+                self._apply((G.DISCARD, s, f))
+            else:
+                n = 4 if kind == G.ANGANG else 1
+                for _ in range(n):
+                    self._move(self._on(2 * s, f), 2 * s, 2 * s + 1)
+                self._apply((kind, s, f))
+        elif ph in (G.PH_CLAIM, G.PH_ROB):
+            for s in range(4):
+                if g.prompt_mask(s):
+                    kind = b.claim(g, s)
+                    before = list(g.nmeld)
+                    self._press(s, _KEY_OF[kind])
+                    self._apply((kind, s, -1))
+                    for t in range(4):
+                        if g.nmeld[t] > before[t]:
+                            self._claimed(g, t)
+                    return
+
+    def _claimed(self, g, s):
+        m = g.melds[4 * s + g.nmeld[s] - 1]
+        kind, f = m >> 5, m & 31
+        t = self.river.pop()
+        self._move(t, None, 2 * s + 1)
+        for _ in range(2 if kind == 0 else 3):
+            self._move(self._on(2 * s, f), 2 * s, 2 * s + 1)
+
+
+def _recv(conn):
+    h = b""
+    while len(h) < 2:
+        c = conn.recv(2 - len(h))
+        if not c:
+            raise EOFError("firmware closed the connection")
+        h += c
+    n = h[0] | h[1] << 8
+    body = b""
+    while len(body) < n:
+        c = conn.recv(n - len(body))
+        if not c:
+            raise EOFError("firmware closed the connection")
+        body += c
+    return body
+
+
+def _send(conn, body):
+    conn.sendall(bytes((len(body) & 0xFF, len(body) >> 8)) + body)
+
+
+def run(vt, miss=0.0, phantom=0.0, heap="96K", claim_ms=5000, frame_ms=50, on_frame=None,
+        mp=MP, fw=FW, timeout=600, preset="xuezhan"):
+    """Play vt against the firmware on the unix port. Returns a result dict:
+    frames, accepted, mismatch, stuck, totals (firmware), truth totals,
+    hand deltas, faults, firmware output (stdout/stderr), returncode."""
+    srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    srv.settimeout(30)
+    port = srv.getsockname()[1]
+    # tmpfs when there is one: MicroPython's file flush() is an fsync, and
+    # the flash image is written (as on the board) at every log append
+    shm = "/dev/shm" if os.path.isdir("/dev/shm") else None
+    fd, image = tempfile.mkstemp(prefix="mj_flash_", suffix=".img", dir=shm)
+    os.close(fd)
+    os.remove(image)
+    cmd = [mp, "-X", "heapsize=" + heap, "main.py", "sim", str(port), image, str(claim_ms),
+           preset]
+    proc = subprocess.Popen(cmd, cwd=fw, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    st = None
+    err = None
+    try:
+        conn, _ = srv.accept()
+        conn.settimeout(timeout)
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        hello = b"H" + struct.pack("<IIIH", vt.seed, int(miss * 1e6), int(phantom * 1e6),
+                                   frame_ms) + enrollment_blob(vt.seed)
+        _send(conn, hello)
+        while True:
+            st = Status(_recv(conn))
+            vt.tick(st)
+            if on_frame is not None:
+                on_frame(vt, st)
+            if vt.finished:
+                _send(conn, b"Q")
+                break
+            _send(conn, vt.world())
+    except (EOFError, OSError) as e:
+        err = repr(e)
+    try:
+        out, errout = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, errout = proc.communicate()
+    srv.close()
+    try:
+        os.remove(image)
+    except OSError:
+        pass
+    return {
+        "frames": vt.frames, "accepted": st.accepted if st else 0, "expected": vt.count,
+        "mismatch": vt.mismatch, "stuck": vt.stuck, "error": err,
+        "totals": st.totals if st else None, "truth_totals": list(vt.match.totals),
+        "hands": vt.match.hand_no, "hand_deltas": vt.hand_deltas, "faults": vt.faults,
+        "alerts_seen": sorted(vt.alerts_seen), "stdout": out, "stderr": errout,
+        "returncode": proc.returncode, "status": st,
+    }
+
+
+def main(argv):
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--miss", type=float, default=0.0)
+    ap.add_argument("--phantom", type=float, default=0.0)
+    ap.add_argument("--dup", type=float, default=0.0)
+    ap.add_argument("--unknown", type=float, default=0.0)
+    ap.add_argument("--preset", default="xuezhan")
+    ap.add_argument("--heap", default="96K")
+    a = ap.parse_args(argv)
+    vt = VirtualTable(a.preset, a.seed, a.dup, a.unknown)
+    res = run(vt, a.miss, a.phantom, a.heap, preset=a.preset)
+    for k in ("frames", "accepted", "expected", "mismatch", "stuck", "error", "totals",
+              "truth_totals", "faults", "alerts_seen", "returncode"):
+        print("%-13s %s" % (k, res[k]))
+    if res["stderr"]:
+        print(res["stderr"])
+    return 0 if not res["mismatch"] and not res["stuck"] and res["totals"] == res[
+        "truth_totals"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
+
+
+class LocalStatus(Status):
+    """Status read straight off an in-process controller (tests, debugging)."""
+
+    def __init__(self, ctl, table, frame):
+        g = ctl.game
+        la = ctl.last_action
+        self.frame = frame
+        self.accepted = ctl.accepted
+        self.last = None if la is None else (la[0], la[1], _arg_byte(la[2]))
+        self.state = ctl.state
+        self.phase = g.phase if g is not None else 255
+        self.turn = g.turn if g is not None else 255
+        self.hand = ctl.match.hand_no
+        self.alerts = list(ctl.alerts.code)
+        self.leds = [ctl.display.leds.state(s) for s in range(4)]
+        self.settled = ctl.settled()
+        self.totals = [ctl.score(s) for s in range(4)]
+        self.ram = b"".join(bytes(d.ram) for d in table.displays)
+
+
+def run_inprocess(vt, miss=0.0, phantom=0.0, claim_ms=5000, frame_ms=50, logs=None,
+                  max_frames=200000, on_frame=None):
+    """The same match with the firmware's controller in this process (fast
+    debugging; the firmware modules run on CPython)."""
+    from boards import sim
+    from table.controller import Controller
+    from table.enroll import Enrollment
+
+    board, table = sim.make(vt.seed, miss, phantom)
+    en = Enrollment()
+    en.load_blob(enrollment_blob(vt.seed))
+    board.init()
+    ctl = Controller(board, vt.rs, en, logs, claim_ms=claim_ms)
+    now = 0
+    keys = [0, 0, 0, 0]
+    for frame in range(max_frames):
+        st = LocalStatus(ctl, table, frame)
+        vt.tick(st)
+        if on_frame is not None:
+            on_frame(vt, st, ctl)
+        if vt.finished:
+            break
+        for s in range(4):
+            ch = vt.keys[s] ^ keys[s]
+            for k in range(7):
+                if ch >> k & 1:
+                    (table.press if vt.keys[s] >> k & 1 else table.release)(s, k)
+            keys[s] = vt.keys[s]
+        for p in sorted(vt.dirty):
+            table.readers[p >> 1].tags[p & 1] = [tile_uid(vt.seed, t) for t in vt.places[p]] + \
+                list(vt.extras[p])
+        vt.dirty.clear()
+        now += frame_ms
+        board.refresh_inputs()
+        for s in range(4):
+            ev = board.buttons[s].poll(now)
+            while ev:
+                ctl.key(s, ev, now)
+                ev = board.buttons[s].next()
+        ctl.scan_cycle()
+        ctl.step(now)
+        ctl.refresh(now)
+    st = LocalStatus(ctl, table, vt.frames)
+    return {"frames": vt.frames, "accepted": ctl.accepted, "expected": vt.count,
+            "mismatch": vt.mismatch, "stuck": vt.stuck, "totals": st.totals,
+            "truth_totals": list(vt.match.totals), "hands": vt.match.hand_no,
+            "faults": vt.faults, "alerts_seen": sorted(vt.alerts_seen), "ctl": ctl}
