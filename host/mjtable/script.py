@@ -128,7 +128,9 @@ def parse(text):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
-        words = line.split()
+        # `甲：打 5m，碰` and full-width spaces: separators like spaces
+        words = line.replace("：", " ").replace(":", " ").replace("，", " ").replace(
+            "、", " ").split()
         head = words[0].lower().rstrip(":：")
         if head in HEADERS:
             if seen_action:
@@ -551,18 +553,25 @@ def _first_direction(rs):
     return G.DIR_NEXT
 
 
-def load_rules(sc, default):
+def load_rules(sc, default, base=None):
+    """The script's ruleset; a rule file named in it is looked for next to the
+    script first (base: the script's directory)."""
+    import os
+
     spec = sc.rules[1] if sc.rules else default
+    if sc.rules and base and not os.path.isabs(spec) and os.path.exists(os.path.join(base, spec)):
+        spec = os.path.join(base, spec)
     try:
         return rulefile.load(spec)
     except BadInput as e:
         raise ScriptError("line %d: %s" % (sc.rules[0], e) if sc.rules else str(e)) from None
 
 
-def run(text, default_rules="xuezhan"):
-    """Play a script; Result, or ScriptError naming the line."""
+def run(text, default_rules="xuezhan", base=None):
+    """Play a script; Result, or ScriptError naming the line. base: the
+    script's directory (rule files named in it are looked for there first)."""
     sc = parse(text)
-    rs = load_rules(sc, default_rules)
+    rs = load_rules(sc, default_rules, base)
     note = ""
     gives = [st for st in sc.steps if isinstance(st, Step) and st.verb == V_GIVE]
     if rs[R.P_HUANSANZHANG] and not gives:

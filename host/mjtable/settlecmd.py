@@ -7,6 +7,7 @@ one error naming it and nothing else (exit 2).
 """
 
 import json
+import os
 import sys
 
 from sichuan import game as G
@@ -43,7 +44,8 @@ def read(path):
 
 
 def run(args):
-    res = script.run(read(args.file), args.rules)
+    base = None if args.file == "-" else os.path.dirname(os.path.abspath(args.file))
+    res = script.run(read(args.file), args.rules, base)
     print(as_json(res) if args.json else as_text(res))
     return 0
 

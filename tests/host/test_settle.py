@@ -100,6 +100,16 @@ def test_seat_words_and_english_verbs_are_the_same():
     assert list(a.game.delta) == list(b.game.delta) == list(c.game.delta) == [-5, 1, 4, 0]
 
 
+def test_colons_commas_and_a_rule_file_next_to_the_script(capsys, tmp_path):
+    (tmp_path / "house.toml").write_text('base = "xuezhan"\nname = "house"\n', encoding="utf-8")
+    text = _script("甲：打 5m", "乙：胡，", "丙:胡", rules="house.toml")
+    (tmp_path / "s.txt").write_text(text, encoding="utf-8")
+    code, out, err = call(capsys, "settle", str(tmp_path / "s.txt"), "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["rules"] == "house" and d["deltas"] == [-5, 1, 4, 0]
+
+
 def test_several_actions_on_one_line():
     a = script.run(_script("甲 打 5m", "乙 胡", "丙 胡"))
     b = script.run(_script("甲 打 5m", "乙 胡 5m", "丙 胡"))
