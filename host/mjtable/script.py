@@ -257,6 +257,7 @@ class Runner:
             raise ScriptError("line %d: %s" % (ln, e)) from None
         self.events = []
         self.last = None  # the last action applied
+        self.last_filled = False  # ... and whether a filled turn made it (passes aside)
         self.filled = 0
         self.t = 0
         # tiles later lines name: kept out of filled turns (reserved copies)
@@ -278,6 +279,8 @@ class Runner:
         for e in ev:
             self.events.append((line, filled, e))
         self.last = a
+        if a[0] != G.PASS:
+            self.last_filled = filled
         return ev
 
     def _why(self, a, reason):
@@ -435,7 +438,10 @@ class Runner:
         if st.verb in CLAIM_VERBS:
             return True
         if st.verb in (V_HU, V_GANG):  # on a discard / robbed 补杠, not one's own turn
-            return g.phase in (G.PH_CLAIM, G.PH_ROB) and g.prompt_mask(st.seat)
+            if g.phase not in (G.PH_CLAIM, G.PH_ROB) or st.seat == g.pseat:
+                return False
+            # prompted, or naming no other tile: a claim (the engine says why not)
+            return bool(g.prompt_mask(st.seat)) or st.face < 0 or st.face == g.pend
         return False
 
     def _reach(self, st):
@@ -447,7 +453,8 @@ class Runner:
             if ph == G.PH_END:
                 return  # the engine refuses: the hand is over
             if ph in (G.PH_CLAIM, G.PH_ROB):
-                if self._is_claim(st):
+                # a filled turn's discard is never claimed: the script did not write it
+                if self._is_claim(st) and not self.last_filled:
                     return
                 self.pass_one(st.line, st.text)
                 continue
