@@ -259,6 +259,7 @@ def core_section(quick):
 # (e.g. "simulator": hands/s, "engine": heap, "link": log pull throughput)
 # as a function (quick) -> dict, and a printer in PRINTERS.
 SECTIONS = {"core": core_section}
+_EXTRA = (("engine", "engine_bench"), ("table", "table_bench"), ("link", "link_bench"))
 
 
 def run(quick, only=None):
@@ -356,6 +357,24 @@ def core_table(res):
 
 
 PRINTERS = {"core": core_table}
+
+
+def _add_sections():
+    """Sections of later issues, each a tools/<module>.py with section() and table()."""
+    import importlib
+
+    for name, module in _EXTRA:
+        try:
+            mod = importlib.import_module(module)
+        except ImportError:
+            continue
+        if not hasattr(mod, "section"):
+            continue
+        SECTIONS[name] = mod.section
+        PRINTERS[name] = lambda res, mod=mod, name=name: mod.table(res[name])
+
+
+_add_sections()
 
 
 def main(argv=None):
