@@ -5,7 +5,8 @@ install(link, logs, ...) -> Host registers on a table.link.Link:
     kind 1 ruleset   idx 0: the active blob; a pushed one is checked whole
                      (sichuan.ruleset.from_blob, then what this table can run),
                      written atomically (table.store), and only then activated
-    kind 2 hand log  idx = log id: the log file's bytes as on flash (read only)
+    kind 2 hand log  idx = log id: the log file's bytes as on flash, whitened
+                     (each byte XOR table.whiten.MASK: fewer bytes to stuff), read only
     kind 3 enrolment idx 0: 108 * 8 UID bytes (table.enroll), atomic, checked
   commands (codes 0x20..; "auth" = needs the link MAC)
     0x20 LOGS   read  start id u32 (optional) -> count u16, more u8,
@@ -43,6 +44,7 @@ from table import frame as F
 from table import store
 from table.crc import crc32
 from table.recordlog import LogError
+from table.whiten import MASK, xor
 
 FW_VERSION = "0.5.0"
 
@@ -68,7 +70,8 @@ SEATS = const(4)  # seats the physical table has
 RULES_MAX = const(1024)  # a ruleset blob is ~170 bytes
 ENROLL_LEN = const(864)  # 108 tiles * 8-byte UIDs
 EVENT_QUEUE = const(32)
-_LIST_MAX = const(127)  # log entries per LOGS reply (8 bytes each)
+_LIST_MAX = const(127)
+_CRC_CACHE = const(64)  # log entries per LOGS reply (8 bytes each)
 
 # Parameters of variants the engine does not play (issue 6): a ruleset that
 # switches one on is refused. Index into the ruleset, value that means "off".
@@ -192,20 +195,28 @@ class BlobObject:
 
 
 class LogFiles:
-    """Hand logs (kind 2) as raw file bytes, read through one cached handle.
-    The whole-file CRC is cached per (id, size): logs only grow."""
+    """Hand logs (kind 2) as file bytes XOR MASK (table.whiten), read through
+    one cached handle.
+    Only the log of the hand in play (current()) can change (it grows), so
+    only its size is looked at again on each GET; the whole-file CRC is
+    cached per (id, size). A stat per chunk would cost more than the chunk."""
 
-    def __init__(self, logs):
+    def __init__(self, logs, current=None):
         self._logs = logs
+        self._current = current
         self._id = -1
         self._f = None
         self._size = 0
         self._crc = 0
         self._tmp = bytearray(256)
+        self._crcs = {}  # id -> (size, crc) of logs seen: a log is read more than once
 
     def _open(self, idx):
         import os
 
+        if idx == self._id and self._f is not None:
+            if self._current is None or self._current() != idx:
+                return
         path = self._logs.path(idx)
         try:
             size = os.stat(path)[6]
@@ -216,23 +227,36 @@ class LogFiles:
             return
         self.close()
         f = open(path, "rb")
-        c = 0
-        mv = memoryview(self._tmp)
-        while True:
-            n = f.readinto(self._tmp)
-            if not n:
-                break
-            c = crc32(mv[:n], c)
+        c = self._crcs.get(idx)
+        if c is None or c[0] != size:
+            c = 0
+            mv = memoryview(self._tmp)
+            while True:
+                n = f.readinto(self._tmp)
+                if not n:
+                    break
+                xor(self._tmp, n, MASK)  # the CRC is of the bytes as served
+                c = crc32(mv[:n], c)
+            c = (size, c)
+            if len(self._crcs) >= _CRC_CACHE:
+                self._crcs.clear()
+            self._crcs[idx] = c
         self._f = f
         self._id = idx
         self._size = size
-        self._crc = c
+        self._crc = c[1]
 
     def close(self):
         if self._f is not None:
             self._f.close()
         self._f = None
         self._id = -1
+
+    def forget(self, idx):
+        """The log was acked (deleted): drop its handle and cached CRC."""
+        if self._id == idx:
+            self.close()
+        self._crcs.pop(idx, None)
 
     def size(self, idx):
         self._open(idx)
@@ -251,6 +275,7 @@ class LogFiles:
         got = f.readinto(mv)
         if got != len(mv):
             raise F.LinkError(F.E_INTERNAL)
+        xor(mv, got, MASK)
 
     def begin(self, idx, total):
         raise F.LinkError(F.E_ARG)  # logs are written by the table only
@@ -310,7 +335,7 @@ class Host:
             self, root + "/ruleset", self.rules.to_blob(), RULES_MAX, self._accept_rules
         )
         self.enroll_obj = BlobObject(self, root + "/enroll", emap, ENROLL_LEN, self._accept_enroll)
-        self.log_files = LogFiles(logs)
+        self.log_files = LogFiles(logs, current_log)
         Transfers(
             {F.OBJ_RULES: self.rules_obj, F.OBJ_LOG: self.log_files, F.OBJ_ENROLL: self.enroll_obj}
         ).install(link)
@@ -393,8 +418,7 @@ class Host:
         log_id = struct.unpack_from("<I", req)[0]
         if self._current is not None and self._current() == log_id:
             raise F.LinkError(F.E_BUSY)  # the hand is still being written
-        if self.log_files._id == log_id:
-            self.log_files.close()
+        self.log_files.forget(log_id)
         try:
             self.logs.ack(log_id, bytes(req[4:12]))
         except KeyError:

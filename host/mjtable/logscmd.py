@@ -24,6 +24,18 @@ from . import link as L
 from .tablecmd import CMD_ACK, CMD_LOGS
 
 SAVE_EVERY = 16  # chunks between saves of a pull in progress
+MASK = 0x5D  # the table serves log files whitened: each byte XOR MASK (table/whiten.py)
+_UNWHITEN = bytes(b ^ MASK for b in range(256))
+
+
+def unwhiten(data: bytes) -> bytes:
+    """The log file from the bytes the table served."""
+    return bytes(data).translate(_UNWHITEN)
+
+
+def fetch_log(link: L.Link, lid: int) -> bytes:
+    """One log file, whole, without the archive's resume (tests, tools)."""
+    return unwhiten(link.get_object(L.OBJ_LOG, lid))
 
 
 def add_parsers(sub):
@@ -156,6 +168,55 @@ def _rules_crc(log: logfmt.HandLogFile):
     return None
 
 
+def pull_logs(link: L.Link, sizes, progress=None, save=None, window: int = 8):
+    """Yield (log id, served bytes) for each (id, size) of `sizes`, in order, with
+    GETs pipelined across logs (the sizes are known from LOGS, so no log waits
+    for a first reply alone). GETs are still in flight at each yield: send no
+    other request until the generator is exhausted. Each log's chunks must agree on its (total, crc)
+    and total must be the listed size (else LinkError: pull that log alone);
+    its CRC is checked when it is whole. On a cut, save(id, total, crc, bytes)
+    keeps what arrived of the logs in progress."""
+    chunk = link.max_payload - 9
+    plan: deque = deque()
+    want = dict(sizes)
+    for lid, size in sizes:
+        for off in range(0, size, chunk):
+            plan.append((lid, off))
+    bufs: dict = {}
+    meta: dict = {}
+    inflight: deque = deque()
+    done = 0
+    grand = sum(want.values())
+    try:
+        while plan or inflight:
+            while plan and len(inflight) < window:
+                lid, off = plan.popleft()
+                seq = link.submit(L.CMD_GET, struct.pack("<BHIH", L.OBJ_LOG, lid, off, chunk))
+                inflight.append((seq, lid))
+            seq, lid = inflight.popleft()
+            data = link.wait(L.CMD_GET, seq)
+            head = struct.unpack_from("<II", data)
+            if head[0] != want[lid] or meta.setdefault(lid, head) != head:
+                raise L.LinkError(0, msg="log %d changed during the pull" % lid)
+            buf = bufs.setdefault(lid, bytearray())
+            buf += data[8:]
+            done += len(data) - 8
+            if progress:
+                progress(done, grand)
+            if len(buf) >= head[0]:
+                del bufs[lid]
+                if len(buf) != head[0] or zlib.crc32(buf) != head[1]:
+                    raise L.LinkError(15, msg="log %d CRC mismatch after the pull" % lid)
+                yield lid, bytes(buf)
+    except BaseException:
+        if save:
+            for lid, buf in bufs.items():
+                save(lid, meta[lid][0], meta[lid][1], bytes(buf))
+        raise
+    finally:
+        link._drain(seq for seq, _ in inflight)
+
+
 def pull(args):
     ar = archive.Archive(args.archive)
     link = findport.connect(args)
@@ -172,58 +233,87 @@ def pull(args):
     except (L.LinkError, BadInput):
         pass
     logs = table_logs(link)
-    pulled = new = acked = 0
-    bad = []
-    for n, (lid, _size) in enumerate(logs):
-        meta = ar.partial_meta(tid, lid)
+    newest = logs[-1][0] if logs else -1
+    st = {"pulled": 0, "new": 0, "acked": 0, "bad": []}
+
+    def save(lid, total, crc, data):
+        ar.save_partial(tid, lid, total, crc, data)
+
+    # logs without a partial copy (and not the newest, which may still grow):
+    # pipelined across logs; the others one by one, resuming
+    batch = [(lid, size) for lid, size in logs if lid != newest and not ar.partial(tid, lid)]
+    alone = [lid for lid, _ in logs if lid not in dict(batch)]
+    if batch:
+        bar = Bar("%d logs" % len(batch), args.quiet)
+        got = []
+        try:
+            # all of them first: a request sent between the pipelined GETs
+            # (an ACK) would take their replies for stale ones
+            for lid, data in pull_logs(link, batch, bar, save):
+                got.append((lid, data))
+        except L.LinkError as e:
+            bar.end()
+            for lid, data in got:  # what arrived whole is kept
+                _take(args, ar, link, lid, unwhiten(data), False, st)
+            raise BadInput("pull cut (%s); run `mjtable logs pull` again to resume" % e) from None
+        bar.end()
+        for lid, data in got:
+            _take(args, ar, link, lid, unwhiten(data), False, st)
+    for lid in alone:
         start = ar.partial(tid, lid)
         bar = Bar("log %d" % lid, args.quiet)
 
-        def save(total, crc, data, lid=lid):
+        def save1(total, crc, data, lid=lid):
             ar.save_partial(tid, lid, total, crc, data)
 
         try:
-            data = pull_object(link, L.OBJ_LOG, lid, start, bar, save)
+            data = pull_object(link, L.OBJ_LOG, lid, start, bar, save1)
         except L.LinkError as e:
             bar.end()
             if start and e.status == 15:  # the partial copy was of another version
                 ar.save_partial(tid, lid, 0, 0, b"")
-                data = pull_object(link, L.OBJ_LOG, lid, b"", bar, save)
+                data = pull_object(link, L.OBJ_LOG, lid, b"", bar, save1)
             else:
                 raise BadInput("log %d: pull cut (%s); run `mjtable logs pull` again to "
                                "resume" % (lid, e)) from None
         bar.end()
-        if meta and start:
+        if start:
             print("log %d: resumed at byte %d" % (lid, len(start)))
-        try:
-            log, seal = verify(data, link.table_id, link.key)
-        except logfmt.LogDamaged as e:
-            bad.append(lid)
-            print("log %d: DAMAGED, kept on the table: %s" % (lid, e))
-            ar.save_partial(tid, lid, 0, 0, b"")
-            continue
-        if log.log_id != lid:
-            bad.append(lid)
-            print("log %d: DAMAGED, its header says log %d" % (lid, log.log_id))
-            continue
-        if seal == "FORGED":
-            bad.append(lid)
-            print("log %d: seal MAC WRONG (not this table's key, or altered); kept" % lid)
-            continue
-        if seal == "unsealed" and n == len(logs) - 1 and not args.all:
-            print("log %d: hand in play, left for a later pull" % lid)
-            continue
-        row, is_new = ar.add_log(tid, lid, log.head, data, seal, _rules_crc(log))
-        pulled += 1
-        new += is_new
-        state = "archived as hand %d" % row if is_new else "already archived (hand %d)" % row
-        print("log %d: %d records, seal %s, %s" % (lid, len(log.records), seal, state))
-        if not args.no_ack and link.key is not None:
-            try:
-                link.request(CMD_ACK, struct.pack("<I", lid) + log.head, auth=True)
-                acked += 1
-            except L.LinkError as e:
-                print("log %d: not acknowledged (%s)" % (lid, e))
+        _take(args, ar, link, lid, unwhiten(data), lid == newest, st)
     print("table %s: %d log(s) pulled, %d new, %d acknowledged, %d damaged; archive %s"
-          % (tid, pulled, new, acked, len(bad), ar.path))
-    return 1 if bad else 0
+          % (tid, st["pulled"], st["new"], st["acked"], len(st["bad"]), ar.path))
+    return 1 if st["bad"] else 0
+
+
+def _take(args, ar, link, lid, data, newest, st):
+    """Verify one pulled log, archive it, acknowledge it."""
+    tid = link.table_id.hex()
+    try:
+        log, seal = verify(data, link.table_id, link.key)
+    except logfmt.LogDamaged as e:
+        st["bad"].append(lid)
+        print("log %d: DAMAGED, kept on the table: %s" % (lid, e))
+        ar.save_partial(tid, lid, 0, 0, b"")
+        return
+    if log.log_id != lid:
+        st["bad"].append(lid)
+        print("log %d: DAMAGED, its header says log %d" % (lid, log.log_id))
+        return
+    if seal == "FORGED":
+        st["bad"].append(lid)
+        print("log %d: seal MAC WRONG (not this table's key, or altered); kept" % lid)
+        return
+    if seal == "unsealed" and newest and not args.all:
+        print("log %d: hand in play, left for a later pull" % lid)
+        return
+    row, is_new = ar.add_log(tid, lid, log.head, data, seal, _rules_crc(log))
+    st["pulled"] += 1
+    st["new"] += is_new
+    state = "archived as hand %d" % row if is_new else "already archived (hand %d)" % row
+    print("log %d: %d records, seal %s, %s" % (lid, len(log.records), seal, state))
+    if not args.no_ack and link.key is not None:
+        try:
+            link.request(CMD_ACK, struct.pack("<I", lid) + log.head, auth=True)
+            st["acked"] += 1
+        except L.LinkError as e:
+            print("log %d: not acknowledged (%s)" % (lid, e))
