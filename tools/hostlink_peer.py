@@ -193,8 +193,8 @@ def main():
     o = parse(sys.argv[1:])
     mount(o["flash"], o["fresh"])
     store.clean(MOUNT)
-    if o["rules"] and store.load(MOUNT + "/ruleset")[0] != store.OK:
-        store.write(MOUNT + "/ruleset", presets.get(o["rules"]).to_blob())
+    if o["rules"] and store.load(MOUNT + "/ruleset.bin")[0] != store.OK:
+        store.write(MOUNT + "/ruleset.bin", presets.get(o["rules"]).to_blob())
     key = o["key"]
     if key is None:
         st, saved = store.load(MOUNT + "/key")

@@ -308,12 +308,15 @@ class Host:
         clock=None,
         table_id=b"\x00" * 8,
         seats=SEATS,
+        rules_file="ruleset.bin",
+        enroll_file="enroll.bin",
     ):
         from table.xfer import Transfers
 
         self.link = link
         self.logs = logs
         self.root = root
+        self.rules_path = root + "/" + rules_file
         self.seats = seats
         self.clock = clock or Clock()
         self.table_id = bytes(table_id)
@@ -328,13 +331,15 @@ class Host:
         self.dropped = 0
         self._events = []
         self.rules = rules if rules is not None else self._load_rules()
-        st, emap = store.load(root + "/enroll")
+        st, emap = store.load(root + "/" + enroll_file)
         if st != store.OK or len(emap) != ENROLL_LEN:
             emap = bytes(ENROLL_LEN)
         self.rules_obj = BlobObject(
-            self, root + "/ruleset", self.rules.to_blob(), RULES_MAX, self._accept_rules
+            self, self.rules_path, self.rules.to_blob(), RULES_MAX, self._accept_rules
         )
-        self.enroll_obj = BlobObject(self, root + "/enroll", emap, ENROLL_LEN, self._accept_enroll)
+        self.enroll_obj = BlobObject(
+            self, root + "/" + enroll_file, emap, ENROLL_LEN, self._accept_enroll
+        )
         self.log_files = LogFiles(logs, current_log)
         Transfers(
             {F.OBJ_RULES: self.rules_obj, F.OBJ_LOG: self.log_files, F.OBJ_ENROLL: self.enroll_obj}
@@ -350,7 +355,7 @@ class Host:
     def _load_rules(self):
         from sichuan import presets
 
-        st, blob = store.load(self.root + "/ruleset")
+        st, blob = store.load(self.rules_path)
         if st == store.OK:
             try:
                 return R.from_blob(blob)
@@ -536,7 +541,9 @@ def install(link, logs, **kw):
     """Register the host commands on `link` (a table.link.Link).
 
     logs: the controller's table.logstore.LogStore. Keywords (all optional):
-      root        folder of the store files (ruleset, enroll), "/flash"
+      root        folder of the store files, "/flash"
+      rules_file, enroll_file   their names in root ("ruleset.bin", "enroll.bin",
+                  as table/controller's main.py names the map)
       rules       the active sichuan Ruleset (else root/ruleset, else xuezhan)
       on_rules    fn(rs): a new ruleset is on flash; use it from the next hand
       on_enroll   fn(blob): a new enrolment map (864 bytes) is on flash

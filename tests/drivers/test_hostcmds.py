@@ -140,7 +140,7 @@ def test_rules_push_activates_only_a_whole_valid_supported_blob():
         good = presets.get("chengdu")
         assert t.put(F.OBJ_RULES, good.to_blob())[0] == 0
         assert t.host.rules == good and t.rules_seen == [good]
-        st, blob = store.load(t.dir + "/ruleset")
+        st, blob = store.load(t.dir + "/ruleset.bin")
         assert st == store.OK and blob == good.to_blob()
         total, crc, data = t.get(F.OBJ_RULES, 0)
         assert data == good.to_blob() and crc == crc32(data) and total == len(data)
@@ -165,7 +165,7 @@ def test_rules_push_activates_only_a_whole_valid_supported_blob():
         # while a hand is in play
         t.is_busy = True
         assert t.put(F.OBJ_RULES, x)[0] == F.E_BUSY
-        assert t.host.rules == good and store.load(t.dir + "/ruleset")[1] == good.to_blob()
+        assert t.host.rules == good and store.load(t.dir + "/ruleset.bin")[1] == good.to_blob()
         assert t.rules_seen == [good]
     finally:
         t.close()
@@ -249,7 +249,7 @@ def test_enrolment_map_checked_for_duplicates():
         dup[50 * 8 : 51 * 8] = m[7 * 8 : 8 * 8]
         assert _status(t.put(F.OBJ_ENROLL, bytes(dup))) == (F.E_CHECK, 50)
         assert _status(t.put(F.OBJ_ENROLL, bytes(100))) == (F.E_LEN, HC.ENROLL_LEN)
-        assert store.load(t.dir + "/enroll")[1] == bytes(m)
+        assert store.load(t.dir + "/enroll.bin")[1] == bytes(m)
     finally:
         t.close()
 
@@ -297,3 +297,16 @@ def test_seal_is_the_key_mac_of_the_chain():
         log.close()
     finally:
         t.close()
+
+
+def test_whitening_is_its_own_inverse_and_clears_the_special_bytes():
+    data = bytearray(bytes(range(256)) * 4)
+    orig = bytes(data)
+    mv = memoryview(data)
+    xor(mv[5:900], 895, MASK)  # a slice, as the provider whitens a reply in place
+    assert bytes(data[:5]) == orig[:5] and bytes(data[900:]) == orig[900:]
+    assert data[5] == orig[5] ^ MASK and data[899] == orig[899] ^ MASK
+    xor(mv[5:900], 895, MASK)
+    assert bytes(data) == orig
+    for b in (0, 3, 4):  # the bytes the stuffing removes stop being special
+        assert b ^ MASK not in (0, 3, 4)
