@@ -21,7 +21,7 @@ import sys
 
 from sichuan import presets
 from table import store
-from table.controller import DONE, Controller
+from table.controller import Controller
 from table.enroll import Enrollment
 from table.logstore import LogStore
 
@@ -30,18 +30,57 @@ LOG_DIR = "logs"
 PRESET = "xuezhan"
 
 
-async def scan_task(ctl, clock, wdt, sim):
+class Stats:
+    """CPU time of the scan task (us, ticks_us on the board and the unix
+    port): per scan cycle (scan + read the table into the game), and the
+    largest live heap seen (sampled after a collection every 32 cycles)."""
+
+    def __init__(self):
+        self.cycles = 0
+        self.scan_us = 0
+        self.step_us = 0
+        self.max_cycle_us = 0
+        self.live_peak = 0
+
+    def sample_heap(self):
+        import gc
+
+        gc.collect()
+        a = gc.mem_alloc()
+        if a > self.live_peak:
+            self.live_peak = a
+
+    def line(self):
+        import gc
+
+        return "STATS cycles=%d scan_us=%d step_us=%d max_cycle_us=%d live_peak=%d heap=%d" % (
+            self.cycles, self.scan_us, self.step_us, self.max_cycle_us, self.live_peak,
+            gc.mem_alloc() + gc.mem_free())
+
+
+async def scan_task(ctl, clock, wdt, sim, stats):
+    import time
+
     while True:
         if sim is not None:
             sim.report(ctl)
             if not sim.frame():
                 return
+        t0 = time.ticks_us()
         ctl.scan_cycle()
+        t1 = time.ticks_us()
         ctl.step(clock())
+        t2 = time.ticks_us()
+        stats.cycles += 1
+        stats.scan_us += time.ticks_diff(t1, t0)
+        stats.step_us += time.ticks_diff(t2, t1)
+        c = time.ticks_diff(t2, t0)
+        if c > stats.max_cycle_us:
+            stats.max_cycle_us = c
+        if stats.cycles & 31 == 0:
+            stats.sample_heap()
         if wdt is not None:
             wdt.feed()
-        if sim is not None and ctl.state == DONE and sim.stopped:
-            return
         await asyncio.sleep_ms(0 if sim is not None else 5)
 
 
@@ -63,8 +102,10 @@ async def display_task(ctl, clock, sim):
         await asyncio.sleep_ms(0 if sim is not None else 50)
 
 
-async def run(ctl, board, clock, wdt=None, sim=None):
-    scan = asyncio.create_task(scan_task(ctl, clock, wdt, sim))
+async def run(ctl, board, clock, wdt=None, sim=None, stats=None):
+    if stats is None:
+        stats = Stats()
+    scan = asyncio.create_task(scan_task(ctl, clock, wdt, sim, stats))
     asyncio.create_task(key_task(ctl, board, clock, sim))
     asyncio.create_task(display_task(ctl, clock, sim))
     await scan
@@ -116,10 +157,11 @@ def main_sim(argv):
     blockdev.mount(image, "/flash", fresh=fresh)
     st = sim.SocketTable(port)
     ctl = boot(st.board, "/flash", st.enrollment, claim_ms, preset)
-    asyncio.run(run(ctl, st.board, st.ticks_ms, None, st))
-    import gc
-
-    gc.collect()
+    stats = Stats()
+    stats.sample_heap()
+    asyncio.run(run(ctl, st.board, st.ticks_ms, None, st, stats))
+    stats.sample_heap()
+    print(stats.line())
     st.close()
 
 

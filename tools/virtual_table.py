@@ -483,7 +483,17 @@ def run(vt, miss=0.0, phantom=0.0, heap="96K", claim_ms=5000, frame_ms=50, on_fr
     st = None
     err = None
     try:
-        conn, _ = srv.accept()
+        srv.settimeout(0.2)
+        conn = None
+        for _ in range(150):  # up to 30 s, but stop as soon as the firmware died
+            try:
+                conn, _ = srv.accept()
+                break
+            except (TimeoutError, socket.timeout):
+                if proc.poll() is not None:
+                    raise EOFError("firmware exited before connecting") from None
+        if conn is None:
+            raise EOFError("firmware did not connect")
         conn.settimeout(timeout)
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         hello = b"H" + struct.pack("<IIIH", vt.seed, int(miss * 1e6), int(phantom * 1e6),

@@ -101,6 +101,7 @@ class Controller:
         self.hands = 0
         self.log_failed = False
         self._rr = 0
+        self._cycle = 0
         self._odd_since = 0
         self._odd_changes = -1
         self._full_at = 0
@@ -108,35 +109,46 @@ class Controller:
     # --- scanning ---------------------------------------------------------
 
     def focus(self):
-        """Bitmask of the seats to scan every cycle: the seats that can act."""
+        """(every, often): bitmasks of places (seat * 2 + antenna) to scan
+        every cycle and every other cycle. The places where the next move
+        can happen are read most; the rest in turn, one place per two
+        cycles, so a tile moved anywhere is still seen, a little later."""
         g = self.game
+        allp = (1 << 2 * self.np) - 1
+        racks = 0x55 & allp
         if self.state != PLAY or g is None:
-            return (1 << self.np) - 1
+            return allp, 0  # between hands: see the table cleared quickly
         ph = g.phase
         if ph in (G.PH_DEAL, G.PH_EXCHANGE, G.PH_DINGQUE) or self.obs.transit():
-            return (1 << self.np) - 1
-        m = 1 << g.turn
-        if ph in (G.PH_CLAIM, G.PH_ROB):
-            m = 1 << g.pseat
-            for s in range(self.np):
-                if g.prompt[s]:
-                    m |= 1 << s
-        if self.obs.due_seat >= 0:
-            m |= 1 << self.obs.due_seat
-        return m
+            return racks, 0
+        s = g.pseat if ph in (G.PH_CLAIM, G.PH_ROB) else g.turn
+        every = 1 << 2 * s
+        often = 2 << 2 * s
+        d = self.obs.due_seat
+        if d >= 0:
+            every |= 3 << 2 * d
+        return every, often & ~every
 
     def scan_cycle(self):
-        """Scan the focus seats, then one other seat in turn (so a tile
-        moved anywhere is still seen, a little later)."""
-        m = self.focus()
-        for s in range(self.np):
-            if m >> s & 1:
-                self.scanner.scan_seat(s)
-        for _ in range(self.np):
-            self._rr = (self._rr + 1) % self.np
-            if not m >> self._rr & 1:
-                self.scanner.scan_seat(self._rr)
-                break
+        """One scan cycle: the focus places, then (every other cycle) one
+        more place in turn."""
+        every, often = self.focus()
+        sc = self.scanner
+        n = 2 * self.np
+        for p in range(n):
+            if every >> p & 1:
+                sc.scan_place(p)
+        self._cycle += 1
+        if self._cycle & 1:
+            for p in range(n):
+                if often >> p & 1:
+                    sc.scan_place(p)
+            return
+        for _ in range(n):
+            self._rr = (self._rr + 1) % n
+            if not (every | often) >> self._rr & 1:
+                sc.scan_place(self._rr)
+                return
 
     # --- the game ------------------------------------------------------------
 

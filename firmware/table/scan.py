@@ -66,18 +66,21 @@ class Scanner:
 
     def scan_seat(self, seat):
         """Inventory seat's rack then tray and update the filter (blocking)."""
-        r = self.readers[seat]
-        for ant in (ANT_RACK, ANT_TRAY):
-            p = seat * 2 + ant
-            try:
-                r.select_antenna(ant)
-                r.inventory()
-            except OSError:
-                if self.errors[p] < 255:
-                    self.errors[p] += 1
-                continue  # an unreadable place is not evidence that tiles left
-            self.errors[p] = 0
-            self.update(p, r.uids, r.count)
+        self.scan_place(seat * 2 + ANT_RACK)
+        self.scan_place(seat * 2 + ANT_TRAY)
+
+    def scan_place(self, p):
+        """Inventory place p (seat * 2 + antenna) and update the filter."""
+        r = self.readers[p >> 1]
+        try:
+            r.select_antenna(p & 1)
+            r.inventory()
+        except OSError:
+            if self.errors[p] < 255:
+                self.errors[p] += 1
+            return  # an unreadable place is not evidence that tiles left
+        self.errors[p] = 0
+        self.update(p, r.uids, r.count)
 
     def update(self, p, uids, count):
         """Feed one scan of place p: `count` UIDs of 8 bytes in `uids`."""
