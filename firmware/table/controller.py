@@ -166,6 +166,8 @@ class Controller:
                 self.state = DONE if self.match.over() else IDLE
                 if self.state == IDLE:
                     self.start_hand(now)
+                else:
+                    self.display.clear_payments()  # the final scores stay up
 
     def start_hand(self, now):
         """Begin the next hand (the table must be empty); False if the log
