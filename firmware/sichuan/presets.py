@@ -100,7 +100,8 @@ _PRESETS = (
     #   门清, 断幺九, 绝张 不计. rules-notes: 换三张 in one suit then 定缺; losers pay
     #   the highest possible score. Seed 000 通用规则: 花猪 16, 最后四张自动和,
     #   禁止弃先和后, 海底牌不能杠; kongs "在场未和的玩家赔付" (read literally:
-    #   those who have not won), 补杠 "只有立即补杠才能计分".
+    #   those who have not won), 补杠 "只有立即补杠才能计分"; 自摸 "在场的其余玩家赔付
+    #   自摸者" (血流: every other seat, winners too).
     ("bloodshed", "xueliu", (
         ("hands", 4), ("cap", 5), ("jgd_absorbs_dd", 1),
         ("fan.pinghu", 0), ("fan.duiduihu", 1), ("fan.daiyaojiu", 2), ("fan.qingyise", 2),
@@ -109,7 +110,7 @@ _PRESETS = (
         ("fan.tianhu", 5), ("fan.dihu", 5), ("fan.gen", 1), ("fan.gangshanghua", 1),
         ("fan.gangshangpao", 1), ("fan.qiangganghu", 1), ("fan.haidi", 1),
         ("gang_payers", 2), ("bugang_when", 1), ("guoshou", 1), ("last4_forced", 1),
-        ("zhuanyi", 1),
+        ("zhuanyi", 1), ("zimo_payers", 1),
     )),
     # Seed 000 二人玩法: its passage gives the deal ("跳牌：摸牌时闲家摸13张牌，庄家摸14张牌")
     #   and terms (天缺, 搭子, 根, 绝张 ...), no separate scoring. Reading: two seats play

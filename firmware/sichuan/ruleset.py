@@ -133,6 +133,8 @@ _SPEC = (
                                      #   0: "海底牌不能碰杠"
     ("qinghupao_fan", -1, 15, -1),   # 请胡炮: winning on another's 请胡 discard adds this
     ("baohu_pay_fan", 0, 15, 0),     # a 报胡 seat that pays before it won adds this much fan
+    ("zimo_payers", 0, 3, 3),        # who pays a self-draw: 0..2 as gang_payers, 3 the same
+                                     #   seats as gang_payers
 )
 
 # Fan values of the patterns, appended after _SPEC (doublings).
@@ -195,8 +197,9 @@ P_JGD_ABSORBS_DD = const(50)
 P_HAIDI_CLAIM = const(51)
 P_QINGHUPAO_FAN = const(52)
 P_BAOHU_PAY_FAN = const(53)
-P_FAN0 = const(54)
-NPARAMS = const(78)  # P_FAN0 + NPATTERNS
+P_ZIMO_PAYERS = const(54)
+P_FAN0 = const(55)
+NPARAMS = const(79)  # P_FAN0 + NPATTERNS
 
 MODE_XUEZHAN = const(0)
 MODE_XUELIU = const(1)

@@ -75,9 +75,11 @@ def _ma(g, ev, s, amount, reason):
     ev.append((EV_MA, s, amount, reason))
 
 
-def payers(g, s):
-    """Seats that pay seat s for a kong or a self-draw (rs gang_payers)."""
-    mode = g.rs[R.P_GANG_PAYERS]
+def payers(g, s, mode=-1):
+    """Seats that pay seat s for a kong (rs gang_payers) or, with mode given,
+    a self-draw (0 still in the hand, 1 all others, 2 not won)."""
+    if mode < 0 or mode == 3:
+        mode = g.rs[R.P_GANG_PAYERS]
     out = []
     for i in range(g.np):
         if i == s:
@@ -152,7 +154,7 @@ def win_zimo(g, ev, s, fanv, giver):
         pay(g, ev, giver, s, fan.base(rs, fanv), PAY_DIANPAO)
         return
     each = fan.zimo_each(rs, fanv)
-    ps = payers(g, s)
+    ps = payers(g, s, rs[R.P_ZIMO_PAYERS])
     if mode == 1:
         pay(g, ev, giver, s, each * len(ps), PAY_BAO)
         return

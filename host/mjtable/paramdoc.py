@@ -60,6 +60,7 @@ PARAM_DOC = {
     "haidi_claim": "the last tile's discard may be claimed by 碰/杠 (断卡根: 海底牌不能碰杠)",
     "qinghupao_fan": "断卡根 请胡炮: doublings added to a win on another's 请胡 discard (-1: none)",
     "baohu_pay_fan": "断卡根: doublings a 报胡 seat adds to what it pays before it has won",
+    "zimo_payers": "who pays a self-drawn win",
 }
 
 _ONOFF = {0: "off", 1: "on"}
@@ -71,6 +72,8 @@ VALUE_DOC = {
                 2: "缺一门 undeclared: a win lacks some suit"},
     "gang_payers": {0: "players still in the hand", 1: "all other seats",
                     2: "those who have not won"},
+    "zimo_payers": {0: "players still in the hand", 1: "all other seats",
+                    2: "those who have not won", 3: "the same seats as gang_payers"},
     "zhuanyi": {0: "off", 1: "each winner gets it all", 2: "split, rounding up",
                 3: "split evenly"},
     "diangang_hua": {0: "a self-draw", 1: "the kong giver pays for all",
