@@ -336,3 +336,26 @@ def test_enroll_builds_a_full_map_and_refuses_duplicates(table, env, capsys):
     with pytest.raises(H.LinkError) as e:
         link.put_object(H.OBJ_ENROLL, 0, bytes(m))
     assert e.value.status == 15 and "UID already used" in link.info()["refused"]
+
+
+def test_key_set_only_with_the_button_then_changes_need_it(env, capsys):
+    os.remove(env / "key")
+    plain = Table(env, hands=0, key=None)
+    try:
+        code, _, err = run(capsys, "key", "set", "--new", "--port", plain.path)
+        assert code == 2 and "key button was not held" in err
+    finally:
+        plain.close()
+    t = Table(env, hands=1, key=None, extra=("--button",))
+    try:
+        code, out, _ = run(capsys, "key", "set", "--new", "--port", t.path)
+        assert code == 0 and "key set" in out and (env / "key").exists()
+        code, out, _ = run(capsys, "info", "--port", t.path)
+        assert "key           set" in out
+        code, out, _ = run(capsys, "rules", "push", "xueliu", "--port", t.path)
+        assert code == 0
+        # hands the table sealed before it had a key are pulled as unsealed
+        code, out, _ = run(capsys, "logs", "pull", "--port", t.path, "--all")
+        assert "seal unsealed" in out
+    finally:
+        t.close()
