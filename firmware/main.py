@@ -163,6 +163,40 @@ def main_sim(argv):
     stats.sample_heap()
     print(stats.line())
     st.close()
+    # the chips and the controller's tables are done with: room for the replay
+    st.board = st.table = None
+    ctl.board = ctl.scanner = ctl.obs = ctl.display = ctl.game = None
+    import gc
+
+    gc.collect()
+    print(replay_logs(ctl))
+
+
+def replay_logs(ctl):
+    """Re-score every hand log on flash with the engine (sichuan.handlog):
+    "REPLAY hands=N totals=a,b,c,d" (start points plus each replayed hand)."""
+    from sichuan import handlog
+    from sichuan import ruleset as R
+    from table.controller import REC_ACT, REC_HEAD
+    from table.recordlog import RecordLog
+
+    logs = ctl.logs
+    totals = [ctl.rs[R.P_START_POINTS]] * ctl.np
+    n = 0
+    for i in logs.list():
+        log = RecordLog(logs.path(i))
+        buf = bytearray()
+        for _, _, rtype, payload in log.records():
+            if rtype == REC_HEAD or rtype == REC_ACT:
+                buf += payload
+        log.close()
+        g = handlog.replay(ctl.rs, buf)
+        if g.phase != 7:  # a hand cut short (the table was stopped): not scored
+            continue
+        for s in range(ctl.np):
+            totals[s] += g.delta[s]
+        n += 1
+    return "REPLAY hands=%d totals=%s" % (n, ",".join(str(v) for v in totals))
 
 
 if sys.platform == "rp2":

@@ -42,7 +42,7 @@ from sichuan import game as G  # noqa: E402
 from sichuan import presets, shape  # noqa: E402
 from sichuan import ruleset as R  # noqa: E402
 from sichuan.claims import C_GANG, C_HU, C_PENG, MUST_WIN  # noqa: E402
-from sichuan.settle import EV_EXCHANGED  # noqa: E402
+from sichuan.settle import EV_EXCHANGED, EV_HAND_END, EV_WIN  # noqa: E402
 from table.controller import exchange_direction  # noqa: E402
 
 MP = os.path.join(ROOT, ".venv", "bin", "micropython")
@@ -165,7 +165,7 @@ class VirtualTable:
     """The physical table and its players; tick(status) once per frame."""
 
     def __init__(self, preset="xuezhan", seed=1, dup=0.0, unknown=0.0, hands=None,
-                 wait_limit=600, script=None):
+                 wait_limit=600, script=None, mistakes=None):
         self.rs = presets.get(preset)
         self.seed = seed
         self.rng = random.Random(seed)
@@ -198,6 +198,11 @@ class VirtualTable:
         self.frames = 0
         self.hand_deltas = []
         self.script = script  # optional callable(vt, st) -> True when it handled the frame
+        self.events = []  # (hand, EV_WIN / EV_HAND_END event) of the truth
+        self.mistakes = list(mistakes or ())  # kinds to make once each, in order
+        self.episode = None
+        self.episodes = []  # (kind, seat, alert code wanted, seen)
+        self.moves = 0
 
     # --- the physical table -----------------------------------------------
 
@@ -240,6 +245,9 @@ class VirtualTable:
         evs = self.g.apply((a[0], a[1], a[2], 0))
         if evs[0][0] != 0:
             raise RuntimeError("bot action refused by the engine: %r %r" % (a, evs[0]))
+        for e in evs:
+            if e[0] in (EV_WIN, EV_HAND_END):
+                self.events.append((self.match.hand_no, e))
         self.count += 1
         self.applied.append((a[0], a[1], _arg_byte(a[2]) if a[0] not in (G.DEAL, G.EXCHANGE)
                              else -1))
@@ -269,6 +277,9 @@ class VirtualTable:
             return
         if self.fault is not None:
             self._fault_tick(st)
+            return
+        if self.episode is not None:
+            self._episode_tick(st)
             return
         if self.script is not None and self.script(self, st):
             return
@@ -343,6 +354,9 @@ class VirtualTable:
                 if st.state == S_DONE:
                     self.finished = True
                 return
+            if self.match.hand_no >= self.hands:
+                self.finished = True
+                return
             self.stage = "start"
             return
         g = self.g
@@ -356,7 +370,85 @@ class VirtualTable:
             return
         if self._maybe_fault():
             return
+        self.moves += 1
+        if self.mistakes and self.moves % 7 == 0 and self._mistake(g):
+            return
         self._play(g)
+
+    # --- mistakes a player makes (and puts right once the table says so) ------
+
+    def _mistake(self, g):
+        """Make the next listed mistake if this moment allows it; True if made."""
+        kind = self.mistakes[0]
+        ph = g.phase
+        s = g.turn
+        undo = None
+        seat = s
+        code = 0
+        if kind == "void" and ph == G.PH_DISCARD:
+            v = g.void[s]
+            h = g.hand[s]
+            if v < 3 and any(h[v * 9:v * 9 + 9]):
+                other = [t for t in self.places[2 * s] if t // 4 // 9 != v]
+                if other:
+                    t = other[0]
+                    self._move(t, 2 * s, None)
+                    undo = [(t, None, 2 * s)]
+                    code = 1
+        elif kind == "turn" and ph == G.PH_DISCARD:
+            seat = (s + 1) % 4
+            if self.places[2 * seat] and not g.status[seat] & 32:
+                t = self.places[2 * seat][0]
+                self._move(t, 2 * seat, None)
+                undo = [(t, None, 2 * seat)]
+                code = 2
+        elif kind == "fifth" and ph == G.PH_DRAW and self.river:
+            t = self.river[0]
+            self._move(t, None, 2 * s)
+            undo = [(t, 2 * s, None)]
+            code = 5
+        elif kind == "count" and ph == G.PH_DRAW and len(self.wall) > 2:
+            a, b = self.wall[-1], self.wall[-2]
+            self._move(a, None, 2 * s)
+            self._move(b, None, 2 * s)
+            undo = [(a, 2 * s, None), (b, 2 * s, None)]
+            code = 6
+        elif kind == "refused" and ph == G.PH_DISCARD:
+            seat = (s + 2) % 4
+            if not g.status[seat] & 32:
+                self._press(seat, KEY_PENG)
+                undo = []
+                code = 7
+        elif kind == "locked" and ph == G.PH_DISCARD and g.status[s] & 16 and g.drawn >= 0:
+            other = [t for t in self.places[2 * s] if t // 4 != g.drawn]
+            if other:  # 血流: a locked hand may only discard the tile it drew
+                t = other[0]
+                self._move(t, 2 * s, None)
+                undo = [(t, None, 2 * s)]
+                code = 7
+        elif kind in ("tag", "two") and ph in (G.PH_DRAW, G.PH_DISCARD):
+            save = (self.dup, self.unknown)
+            self.dup, self.unknown = (1.0, 0.0) if kind == "two" else (0.0, 1.0)
+            self._maybe_fault()
+            self.dup, self.unknown = save
+            self.episodes.append((kind, -1, 4 if kind == "two" else 3, None))
+            self.mistakes.pop(0)
+            return True
+        if undo is None:
+            return False
+        self.mistakes.pop(0)
+        self.episode = [kind, seat, code, undo, 0]
+        return True
+
+    def _episode_tick(self, st):
+        kind, seat, code, undo, n = self.episode
+        if st.alerts[seat] == code or n >= 80:
+            self.episodes.append((kind, seat, code, st.alerts[seat] == code))
+            for t, src, dst in undo:  # put the table right
+                self._move(t, src, dst)
+            self.episode = None
+            return
+        self.episode[4] = n + 1
 
     def _play(self, g):
         ph = g.phase
@@ -437,6 +529,35 @@ class VirtualTable:
         self._move(t, None, 2 * s + 1)
         for _ in range(2 if kind == 0 else 3):
             self._move(self._on(2 * s, f), 2 * s, 2 * s + 1)
+
+
+class _DryStatus:
+    """A firmware that accepts every move at once (finding seeds, no socket)."""
+
+    def __init__(self, vt):
+        g = vt.g
+        self.accepted = vt.count
+        self.last = None
+        self.settled = True
+        self.alerts = [0, 0, 0, 0]
+        self.hand = vt.match.hand_no
+        if vt.match.over():
+            self.state = S_DONE
+        elif g is not None and g.phase == G.PH_END and vt.stage != "start":
+            self.state = S_END
+        else:
+            self.state = S_PLAY
+
+
+def dry_run(vt, max_steps=100000):
+    """Play vt's match on its own engine only: same bots, same seeds, same
+    moves as against the firmware (when no fault or mistake is injected)."""
+    for _ in range(max_steps):
+        if vt.finished:
+            break
+        vt.press_frames = 0
+        vt.step(_DryStatus(vt))
+    return vt
 
 
 def _recv(conn):
@@ -520,7 +641,12 @@ def run(vt, miss=0.0, phantom=0.0, heap="96K", claim_ms=5000, frame_ms=50, on_fr
         os.remove(image)
     except OSError:
         pass
+    replay = None
+    for ln in (out or "").splitlines():
+        if ln.startswith("REPLAY"):
+            replay = [int(x) for x in ln.split("totals=")[1].split(",")]
     return {
+        "replay_totals": replay,
         "frames": vt.frames, "accepted": st.accepted if st else 0, "expected": vt.count,
         "mismatch": vt.mismatch, "stuck": vt.stuck, "error": err,
         "totals": st.totals if st else None, "truth_totals": list(vt.match.totals),

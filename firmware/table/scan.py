@@ -13,9 +13,9 @@ The filter never trusts one read (per tile, all counts in scans of a place):
   (`dual`): it stays at Q and the controller raises an alert until one of
   the two places has missed it `gone` times;
 - a tile at Q is gone once Q has missed it in `gone` consecutive scans.
-A UID that is not enrolled counts as an unknown tag at a place once seen in
-`arrive` consecutive scans of that place (a phantom read is random and does
-not repeat). All state is bytearrays sized at construction; a scan allocates
+A UID that is not enrolled counts as an unknown tag at a place once the same
+UID has been seen in `arrive` consecutive scans of that place (a phantom read
+is random and does not repeat). All state is bytearrays sized at construction; a scan allocates
 nothing.
 """
 
@@ -86,27 +86,32 @@ class Scanner:
         """Feed one scan of place p: `count` UIDs of 8 bytes in `uids`."""
         self.scans += 1
         seen = self._seen
-        unk = False
+        unk = -1  # first unknown UID of this scan (index), or -1
+        again = False  # the unknown UID of the last scan is here again
         en = self.enroll
         for k in range(count):
             t = en.lookup(uids, 8 * k)
             if t < 0:
-                if not unk:
-                    b = 8 * p
-                    for i in range(8):
-                        self.unknown_uid[b + i] = uids[8 * k + i]
-                unk = True
+                if unk < 0:
+                    unk = k
+                if self.unknown[p] and self._same_unknown(p, uids, 8 * k):
+                    again = True
             else:
                 seen[t] = 1
-        if unk:
+        if again:
             if self.unknown[p] < 255:
                 if self.unknown[p] + 1 == self.arrive:
                     self.changes += 1
                 self.unknown[p] += 1
-        elif self.unknown[p]:
+        else:
             if self.unknown[p] >= self.arrive:
                 self.changes += 1
             self.unknown[p] = 0
+            if unk >= 0:  # a new unknown UID: count it from one (a phantom never repeats)
+                b = 8 * p
+                for i in range(8):
+                    self.unknown_uid[b + i] = uids[8 * unk + i]
+                self.unknown[p] = 1
         loc = self.loc
         cand = self.cand
         pend = 0
@@ -121,6 +126,14 @@ class Scanner:
             if cand[t] != NOWHERE:
                 pend += 1
         self.pending = pend
+
+    def _same_unknown(self, p, uids, off):
+        u = self.unknown_uid
+        b = 8 * p
+        for i in range(8):
+            if u[b + i] != uids[off + i]:
+                return False
+        return True
 
     def _seen_at(self, t, p):
         loc = self.loc
@@ -179,6 +192,16 @@ class Scanner:
             self.changes += 1
 
     # --- queries -------------------------------------------------------
+
+    def leaving(self, p, k=2):
+        """True if a tile at place p has been missed in the last k scans or
+        more (it is leaving, or the reads are poor): worth reading p again."""
+        loc = self.loc
+        miss = self.miss
+        for t in range(TILES):
+            if loc[t] == p and miss[t] >= k:
+                return True
+        return False
 
     def count_at(self, p):
         n = 0
