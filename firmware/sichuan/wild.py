@@ -1,0 +1,203 @@
+"""听用 wild tiles (宜宾): win shapes and waits when some tiles stand for any tile.
+
+Seed 000 宜宾玩法: "本金的前后2张牌即为听用，听用牌为万能牌，共8张 ... 如：翻开的本金是
+一万，则二万、九万是听用". `wild_faces(benjin)` gives the two faces (rank +-1 in
+the 本金's suit, 1 and 9 wrapping); every copy of them is wild.
+
+How a hand with wild tiles is checked: the wild copies are taken out (W of
+them) and each suit's real tiles are asked for the fewest wild tiles that
+make them groups only, or groups and the pair. A depth-first pass over the
+nine ranks does it: at each rank the runs started below consume its tiles
+(a missing tile costs a wild), then k runs start there and the rest become
+pungs (a short pung costs wilds); the search stops as soon as it needs more
+wilds than the hand holds. The hand wins when the cheapest split over the
+suits (the pair in one suit, or two wilds as the pair) costs at most W: the
+wilds left over always make whole groups, since the tile count is 3n+2.
+Seven pairs need one wild per odd count. Nothing allocates; the recursion
+is at most nine deep.
+"""
+
+from micropython import const
+
+from . import shape
+
+_INF = const(99)
+
+
+def wild_faces(benjin):
+    """(w1, w2): the faces one rank above and below the 本金 face, wrapping 9->1."""
+    o = benjin - benjin % 9
+    r = benjin % 9
+    return o + (r + 1) % 9, o + (r + 8) % 9
+
+
+def _rec(c, o, i, s1, s2, pair, budget):
+    """Fewest wilds (at most budget, else _INF) to finish ranks i..8 of the suit
+    at o; s1/s2 runs started at rank i-1/i-2 still need rank i; pair: the pair
+    is still to be placed in this suit."""
+    while i < 9 and not s1 and not s2 and not c[o + i] and i != 6:
+        i += 1  # nothing here and nothing pending
+    if i == 9:
+        return _INF if pair else 0
+    x = c[o + i]
+    need = s1 + s2
+    cost = need - x if need > x else 0  # wilds standing in for run tiles
+    if cost > budget:
+        return _INF
+    y = x - need if x > need else 0     # real tiles left at this rank
+    best = _INF
+    kmax = y if i < 6 else (y + 1 if i == 6 else 0)  # a wild may start 7-8-9 only
+    for k in range(kmax + 1):
+        base = cost + (k - y if k > y else 0)
+        r = y - k if y > k else 0
+        short = (3 - r % 3) % 3  # wilds to complete the leftover into pungs
+        b = budget if best == _INF else best - 1
+        if base + short <= b:
+            v = _rec(c, o, i + 1, k, s1, pair, b - base - short)
+            if v != _INF and base + short + v < best:
+                best = base + short + v
+        if pair and r >= 1:
+            pj = 1 if r == 1 else 0     # a single and a wild make the pair
+            r2 = r - 2 if r >= 2 else 0
+            extra = pj + (3 - r2 % 3) % 3
+            b = budget if best == _INF else best - 1
+            if base + extra <= b:
+                v = _rec(c, o, i + 1, k, s1, 0, b - base - extra)
+                if v != _INF and base + extra + v < best:
+                    best = base + extra + v
+    return best
+
+
+def need(c, o, pair, budget):
+    """Fewest wilds (<= budget, else _INF) making the suit at o groups (and the
+    pair if pair); an empty suit needs none without the pair."""
+    n = 0
+    for i in range(o, o + 9):
+        n += c[i]
+    if not n:
+        return _INF if pair else 0
+    low = (2 - n) % 3 if pair else (-n) % 3  # the count must end 3k (+2)
+    if low > budget:
+        return _INF
+    if budget == 0:  # the plain greedy decides
+        ok = shape._pair_groups(c, o) if pair else shape._groups(c, o)
+        return 0 if ok else _INF
+    return _rec(c, o, 0, 0, 0, pair, budget)
+
+
+def _take(c, w1, w2):
+    """Take the wild copies out of c; returns their number (put back with _put)."""
+    n = c[w1]
+    c[w1] = 0
+    if w2 != w1:
+        n += c[w2]
+        c[w2] = 0
+    return n
+
+
+def _put(c, w1, w2, n1, n2):
+    c[w1] = n1
+    c[w2] = n2
+
+
+def is_win(c, w1, w2, void=-1):
+    """True if the concealed tiles (3n+2, wild copies of w1/w2 included) win."""
+    n1 = c[w1]
+    n2 = c[w2]
+    wn = _take(c, w1, w2)
+    ok = _win_real(c, wn, void)
+    _put(c, w1, w2, n1, n2)
+    return ok
+
+
+def _qidui(c, wn):
+    total = wn
+    odd = 0
+    for f in range(27):
+        x = c[f]
+        total += x
+        odd += x & 1
+    return total == 14 and odd <= wn
+
+
+def _void_clear(c, void):
+    if void < 0:
+        return True
+    for f in range(void * 9, void * 9 + 9):
+        if c[f]:
+            return False
+    return True
+
+
+def _win_real(c, wn, void):
+    """c without wild copies, wn wilds."""
+    if not _void_clear(c, void):
+        return False
+    if _qidui(c, wn):
+        return True
+    return _combine(need(c, 0, 0, wn), need(c, 9, 0, wn), need(c, 18, 0, wn),
+                    need(c, 0, 1, wn), need(c, 9, 1, wn), need(c, 18, 1, wn), wn)
+
+
+def _combine(g0, g1, g2, p0, p1, p2, wn):
+    """True if the suits' group costs g0..g2 with one suit's pair cost (p0..p2
+    instead of its g) fit in wn wilds, or all groups and two wilds as the pair."""
+    groups = g0 + g1 + g2
+    return (groups <= wn - 2 or groups - g0 + p0 <= wn or groups - g1 + p1 <= wn
+            or groups - g2 + p2 <= wn)
+
+
+def waits_mask(c, w1, w2, void=-1, limit=None):
+    """Bitmask of faces that complete the 3n+1 concealed tiles (wilds included).
+    limit: copies held outside c (melds); a fifth copy is no wait. A drawn wild
+    stands for any tile, so the wild faces are waits whenever one more wild wins.
+
+    Each suit's group and pair costs are found once; a candidate tile changes
+    only its own suit's."""
+    n1 = c[w1]
+    n2 = c[w2]
+    wn = _take(c, w1, w2)
+    mask = 0
+    if _void_clear(c, void):
+        if wn == 0:
+            mask = shape.waits_mask(c, void, limit) & ~(1 << w1 | 1 << w2)
+        else:
+            mask = _wild_waits(c, wn, void, limit, w1, w2)
+        if _win_real(c, wn + 1, void):  # drawing a wild
+            if n1 + (limit[w1] if limit else 0) < 4:
+                mask |= 1 << w1
+            if n2 + (limit[w2] if limit else 0) < 4:
+                mask |= 1 << w2
+    _put(c, w1, w2, n1, n2)
+    return mask
+
+
+def _wild_waits(c, wn, void, limit, w1, w2):
+    g0 = need(c, 0, 0, wn)
+    g1 = need(c, 9, 0, wn)
+    g2 = need(c, 18, 0, wn)
+    p0 = need(c, 0, 1, wn)
+    p1 = need(c, 9, 1, wn)
+    p2 = need(c, 18, 1, wn)
+    mask = 0
+    for f in range(27):
+        t = f // 9
+        if t == void or f == w1 or f == w2:
+            continue
+        if c[f] + (limit[f] if limit else 0) >= 4:
+            continue
+        c[f] += 1
+        if _qidui(c, wn):
+            ok = True
+        else:
+            o = 9 * t
+            gt = need(c, o, 0, wn)
+            groups = gt - (g0 if t == 0 else (g1 if t == 1 else g2)) + g0 + g1 + g2
+            ok = (groups <= wn - 2 or (t != 0 and groups - g0 + p0 <= wn)
+                  or (t != 1 and groups - g1 + p1 <= wn) or (t != 2 and groups - g2 + p2 <= wn))
+            if not ok and groups - gt <= wn:  # the pair in the candidate's suit
+                ok = need(c, o, 1, wn - groups + gt) + groups - gt <= wn
+        c[f] -= 1
+        if ok:
+            mask |= 1 << f
+    return mask
