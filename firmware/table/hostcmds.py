@@ -212,21 +212,28 @@ class LogFiles:
         self._crcs = {}  # id -> (size, crc) of logs seen: a log is read more than once
 
     def _open(self, idx):
-        import os
-
+        live = self._current is not None and self._current() == idx
         if idx == self._id and self._f is not None:
-            if self._current is None or self._current() != idx:
+            if not live:
                 return
-        path = self._logs.path(idx)
-        try:
-            size = os.stat(path)[6]
-        except OSError:
-            self.close()
-            raise F.LinkError(F.E_ARG) from None
-        if idx == self._id and size == self._size and self._f is not None:
-            return
+            # the hand in play: its size may have grown since the last GET
+            # (a stat: littlefs read handles need not see another's appends)
+            import os
+
+            try:
+                size = os.stat(self._logs.path(idx))[6]
+            except OSError:
+                size = -1
+            if size == self._size:
+                return
         self.close()
-        f = open(path, "rb")
+        try:
+            f = open(self._logs.path(idx), "rb")
+        except OSError:
+            raise F.LinkError(F.E_ARG) from None
+        f.seek(0, 2)  # the size without a stat: a path lookup costs more than the chunk
+        size = f.tell()
+        f.seek(0)
         c = self._crcs.get(idx)
         if c is None or c[0] != size:
             c = 0

@@ -189,10 +189,17 @@ def pull_logs(link: L.Link, sizes, progress=None, save=None, window: int = 8):
     grand = sum(want.values())
     try:
         while plan or inflight:
-            while plan and len(inflight) < window:
-                lid, off = plan.popleft()
-                seq = link.submit(L.CMD_GET, struct.pack("<BHIH", L.OBJ_LOG, lid, off, chunk))
-                inflight.append((seq, lid))
+            if plan and len(inflight) <= window // 2:
+                # refill the window in one write: each write wakes the table
+                # once, and on a busy machine each wake-up costs a context switch
+                wire = bytearray()
+                while plan and len(inflight) < window:
+                    lid, off = plan.popleft()
+                    link.seq += 1
+                    wire += L.frame(L.CMD_GET, link.seq,
+                                    struct.pack("<BHIH", L.OBJ_LOG, lid, off, chunk))
+                    inflight.append((link.seq, lid))
+                link.send(bytes(wire))
             seq, lid = inflight.popleft()
             data = link.wait(L.CMD_GET, seq)
             head = struct.unpack_from("<II", data)
