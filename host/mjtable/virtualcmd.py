@@ -88,8 +88,16 @@ def start(args):
     return proc, path, slave
 
 
+def _exit_on_signal(signum, frame):
+    raise SystemExit(0)  # so the finally below stops the firmware end too
+
+
 def run(args):
+    import signal
+
     proc, path, slave = start(args)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _exit_on_signal)
     print("port: %s" % path, flush=True)
     try:
         for line in proc.stdout:  # anything the firmware prints
