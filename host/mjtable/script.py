@@ -1,6 +1,6 @@
 """A referee's hand script: parse it, play it through the game engine.
 
-The format (docs/settle.md has the full description):
+The format (README.md, "Settling a disputed hand", has the full description):
 
     # comments and blank lines are ignored
     rules xuezhan                 规则 xuezhan     (preset or rule file)

@@ -1,6 +1,6 @@
 """`mjtable settle FILE [--json]`: settle a disputed hand from a referee's script.
 
-The script (format: host/mjtable/script.py, docs/settle.md) is played through
+The script (format: host/mjtable/script.py, README.md) is played through
 the game engine; this prints every payment with its reason and line, the
 wins and the end-of-wall checks, then each seat's delta. A bad line prints
 one error naming it and nothing else (exit 2).
