@@ -21,8 +21,6 @@ import sys
 
 from sichuan import presets
 from table import store
-from table.controller import Controller
-from table.enroll import Enrollment
 from table.logstore import LogStore
 
 ENROLL_FILE = "enroll.bin"
@@ -106,13 +104,19 @@ async def run(ctl, board, clock, wdt=None, sim=None, stats=None):
     if stats is None:
         stats = Stats()
     scan = asyncio.create_task(scan_task(ctl, clock, wdt, sim, stats))
-    asyncio.create_task(key_task(ctl, board, clock, sim))
-    asyncio.create_task(display_task(ctl, clock, sim))
+    keys = asyncio.create_task(key_task(ctl, board, clock, sim))
+    disp = asyncio.create_task(display_task(ctl, clock, sim))
     await scan
+    keys.cancel()
+    disp.cancel()
+    await asyncio.sleep_ms(0)
 
 
 def boot(board, root, enrollment_blob=None, claim_ms=5000, preset=PRESET):
     """Load the enrollment (or store the one given) and build the controller."""
+    from table.controller import Controller
+    from table.enroll import Enrollment
+
     en = Enrollment()
     path = root + "/" + ENROLL_FILE
     status = en.load(path)
@@ -163,40 +167,6 @@ def main_sim(argv):
     stats.sample_heap()
     print(stats.line())
     st.close()
-    # the chips and the controller's tables are done with: room for the replay
-    st.board = st.table = None
-    ctl.board = ctl.scanner = ctl.obs = ctl.display = ctl.game = None
-    import gc
-
-    gc.collect()
-    print(replay_logs(ctl))
-
-
-def replay_logs(ctl):
-    """Re-score every hand log on flash with the engine (sichuan.handlog):
-    "REPLAY hands=N totals=a,b,c,d" (start points plus each replayed hand)."""
-    from sichuan import handlog
-    from sichuan import ruleset as R
-    from table.controller import REC_ACT, REC_HEAD
-    from table.recordlog import RecordLog
-
-    logs = ctl.logs
-    totals = [ctl.rs[R.P_START_POINTS]] * ctl.np
-    n = 0
-    for i in logs.list():
-        log = RecordLog(logs.path(i))
-        buf = bytearray()
-        for _, _, rtype, payload in log.records():
-            if rtype == REC_HEAD or rtype == REC_ACT:
-                buf += payload
-        log.close()
-        g = handlog.replay(ctl.rs, buf)
-        if g.phase != 7:  # a hand cut short (the table was stopped): not scored
-            continue
-        for s in range(ctl.np):
-            totals[s] += g.delta[s]
-        n += 1
-    return "REPLAY hands=%d totals=%s" % (n, ",".join(str(v) for v in totals))
 
 
 if sys.platform == "rp2":

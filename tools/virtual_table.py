@@ -203,6 +203,8 @@ class VirtualTable:
         self.episode = None
         self.episodes = []  # (kind, seat, alert code wanted, seen)
         self.moves = 0
+        self.discard_at = None
+        self.latency = []  # frames from a discard on the rack to its acceptance
 
     # --- the physical table -----------------------------------------------
 
@@ -284,6 +286,10 @@ class VirtualTable:
         if self.script is not None and self.script(self, st):
             return
         caught_up = st.accepted == self.count
+        if self.discard_at is not None and st.accepted >= self.discard_at[1]:
+            # frames from the tile leaving the rack to the display showing the result
+            self.latency.append(self.frames - self.discard_at[0])
+            self.discard_at = None
         if caught_up and st.last is not None and self.applied:
             exp = self.applied[-1]
             got = (st.last[0], st.last[1], st.last[2] if exp[2] >= 0 else -1)
@@ -442,7 +448,7 @@ class VirtualTable:
 
     def _episode_tick(self, st):
         kind, seat, code, undo, n = self.episode
-        if st.alerts[seat] == code or n >= 80:
+        if st.alerts[seat] == code or n >= 300:
             self.episodes.append((kind, seat, code, st.alerts[seat] == code))
             for t, src, dst in undo:  # put the table right
                 self._move(t, src, dst)
@@ -505,6 +511,7 @@ class VirtualTable:
                 self._move(t, 2 * s, None)
                 self.river.append(t)
                 self._apply((G.DISCARD, s, f))
+                self.discard_at = (self.frames, self.count)
             else:
                 n = 4 if kind == G.ANGANG else 1
                 for _ in range(n):
@@ -637,14 +644,18 @@ def run(vt, miss=0.0, phantom=0.0, heap="96K", claim_ms=5000, frame_ms=50, on_fr
         proc.kill()
         out, errout = proc.communicate()
     srv.close()
-    try:
-        os.remove(image)
-    except OSError:
-        pass
     replay = None
-    for ln in (out or "").splitlines():
-        if ln.startswith("REPLAY"):
-            replay = [int(x) for x in ln.split("totals=")[1].split(",")]
+    if os.path.exists(image):
+        # the engine's own replay of the hand logs the firmware wrote to flash
+        script = os.path.join(ROOT, "tools", "table_replay.py")
+        rp = subprocess.run([mp, "-X", "heapsize=1M", script, image, preset],
+                            capture_output=True, text=True, timeout=120)
+        for ln in rp.stdout.splitlines():
+            if ln.startswith("REPLAY"):
+                replay = [int(x) for x in ln.split("totals=")[1].split(",")]
+        if replay is None:
+            errout = (errout or "") + rp.stdout + rp.stderr
+        os.remove(image)
     return {
         "replay_totals": replay,
         "frames": vt.frames, "accepted": st.accepted if st else 0, "expected": vt.count,
@@ -652,6 +663,7 @@ def run(vt, miss=0.0, phantom=0.0, heap="96K", claim_ms=5000, frame_ms=50, on_fr
         "totals": st.totals if st else None, "truth_totals": list(vt.match.totals),
         "hands": vt.match.hand_no, "hand_deltas": vt.hand_deltas, "faults": vt.faults,
         "alerts_seen": sorted(vt.alerts_seen), "stdout": out, "stderr": errout,
+        "latency": vt.latency,
         "returncode": proc.returncode, "status": st,
     }
 

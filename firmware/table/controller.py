@@ -137,26 +137,30 @@ class Controller:
         n = 2 * self.np
         for p in range(n):
             if every >> p & 1:
-                sc.scan_place(p)
-                # A tile missed twice in a row is read again at once, up to
-                # `gone` times: a tile that left is confirmed within the cycle,
-                # while a false "gone" needs `gone` misses in a row (with 7 %
-                # missed reads, 8 in a row: 6e-10).
-                k = 0
-                while k < sc.gone and sc.leaving(p):
-                    sc.scan_place(p)
-                    k += 1
+                self._read(p)
         self._cycle += 1
         if self._cycle & 1:
             for p in range(n):
                 if often >> p & 1:
-                    sc.scan_place(p)
+                    self._read(p)
             return
         for _ in range(n):
             self._rr = (self._rr + 1) % n
             if not (every | often) >> self._rr & 1:
-                sc.scan_place(self._rr)
+                self._read(self._rr)
                 return
+
+    def _read(self, p):
+        """Scan place p. A tile missed twice in a row is read again at once,
+        up to `gone` times: a tile that left is confirmed within the cycle,
+        while a false "gone" needs `gone` misses in a row (with 7 % missed
+        reads, 8 in a row: 6e-10)."""
+        sc = self.scanner
+        sc.scan_place(p)
+        k = 0
+        while k < sc.gone and sc.leaving(p):
+            sc.scan_place(p)
+            k += 1
 
     # --- the game ------------------------------------------------------------
 

@@ -1,0 +1,90 @@
+"""Figures of the table firmware for `make bench` (tools/bench.py calls
+table_figures()).
+
+One full 8-hand xuezhan match by bots on the virtual table, the firmware on
+the MicroPython unix port from build/firmware (.mpy), gives:
+- heap: the largest live heap (gc.mem_alloc() after a collection, sampled
+  every 32 scan cycles and at the end) in the given -X heapsize; on the
+  unix port this includes the firmware's bytecode, which a .mpy import
+  loads into the heap (frozen into flash on a production board it would not);
+- the .mpy size of the firmware (what goes on the board: sichuan, table,
+  drivers, boards/pico.py, main.py) and of the simulation-only modules;
+- CPU time per scan cycle (scan of the focus places + reading the table
+  into the game), mean and largest, in us on the unix port;
+- from a rack change to the display update: scan cycles from a discard
+  leaving a rack to the cycle whose display refresh shows its result,
+  times the mean CPU per cycle.
+"""
+
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+import build_firmware  # noqa: E402
+import virtual_table as V  # noqa: E402
+
+SIM_ONLY = ("boards/sim.mpy", "boards/chipsim")
+
+
+def mpy_sizes(build):
+    board = 0
+    sim = 0
+    for root, _, files in os.walk(build):
+        for name in files:
+            path = os.path.join(root, name)
+            rel = os.path.relpath(path, build)
+            n = os.path.getsize(path)
+            if rel.startswith(SIM_ONLY):
+                sim += n
+            else:
+                board += n
+    return board, sim
+
+
+def parse_stats(stdout):
+    for ln in (stdout or "").splitlines():
+        if ln.startswith("STATS "):
+            return {k: int(v) for k, v in (x.split("=") for x in ln[6:].split())}
+    return None
+
+
+def table_figures(heap="320K", seed=2026, build=True):
+    """dict of the figures (see the module docstring); raises RuntimeError if
+    the match did not run through."""
+    if build:
+        build_firmware.build(os.path.join(ROOT, "firmware"), V.FW)
+    vt = V.VirtualTable("xuezhan", seed)
+    res = V.run(vt, heap=heap)
+    st = parse_stats(res["stdout"])
+    if st is None or res["mismatch"] or res["stuck"] or res["totals"] != res["truth_totals"]:
+        raise RuntimeError("table match failed: %r %r %r" % (res["mismatch"], res["stuck"],
+                                                             res["stderr"][-500:]))
+    board, sim = mpy_sizes(V.FW)
+    cyc = max(1, st["cycles"])
+    per_cycle = (st["scan_us"] + st["step_us"]) / cyc
+    lat = res["latency"]
+    mean_lat = sum(lat) / len(lat) if lat else 0.0
+    return {
+        "table_heap_size_bytes": st["heap"],
+        "table_heap_live_peak_bytes": st["live_peak"],
+        "table_heap_target_bytes": 65536,
+        "table_mpy_board_bytes": board,
+        "table_mpy_sim_bytes": sim,
+        "table_scan_cycle_us_mean": round(per_cycle, 1),
+        "table_scan_cycle_us_max": st["max_cycle_us"],
+        "table_scan_us_mean": round(st["scan_us"] / cyc, 1),
+        "table_step_us_mean": round(st["step_us"] / cyc, 1),
+        "table_change_to_display_cycles_mean": round(mean_lat, 2),
+        "table_change_to_display_us_mean": round(mean_lat * per_cycle, 1),
+        "table_match_cycles": st["cycles"],
+        "table_match_actions": res["accepted"],
+    }
+
+
+if __name__ == "__main__":
+    import json
+
+    print(json.dumps(table_figures(*sys.argv[1:2]), indent=1))

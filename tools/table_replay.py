@@ -1,0 +1,45 @@
+# Runs under MicroPython (the unix port): mount a table's flash image
+# (LittleFS2 over a file-backed block device, as the firmware left it) and
+# re-score every hand log on it with the engine, as the host does with the
+# logs it pulls. Prints "REPLAY hands=N totals=a,b,c,d" (the preset's start
+# points plus every finished hand) and, per hand, "HAND id deltas".
+#   micropython tools/table_replay.py FLASH_IMAGE [preset]
+import sys
+
+sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/firmware" if "/" in __file__ else "../firmware")
+
+from sichuan import handlog, presets  # noqa: E402
+from sichuan import ruleset as R  # noqa: E402
+from table import blockdev  # noqa: E402
+from table.logstore import LogStore  # noqa: E402
+from table.recordlog import RecordLog  # noqa: E402
+
+REC_HEAD = 1  # table.controller
+REC_ACT = 2
+
+
+def main(image, preset):
+    rs = presets.get(preset)
+    blockdev.mount(image, "/flash")
+    logs = LogStore("/flash/logs")
+    np = rs[R.P_PLAYERS]
+    totals = [rs[R.P_START_POINTS]] * np
+    n = 0
+    for i in logs.list():
+        log = RecordLog(logs.path(i))
+        buf = bytearray()
+        for _, _, rtype, payload in log.records():
+            if rtype == REC_HEAD or rtype == REC_ACT:
+                buf += payload
+        log.close()
+        g = handlog.replay(rs, buf)
+        if g.phase != 7:  # the table was stopped in this hand: not scored
+            continue
+        print("HAND", i, " ".join(str(d) for d in g.delta))
+        for s in range(np):
+            totals[s] += g.delta[s]
+        n += 1
+    print("REPLAY hands=%d totals=%s" % (n, ",".join(str(v) for v in totals)))
+
+
+main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "xuezhan")
