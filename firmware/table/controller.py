@@ -133,7 +133,6 @@ class Controller:
         """One scan cycle: the focus places, then (every other cycle) one
         more place in turn."""
         every, often = self.focus()
-        sc = self.scanner
         n = 2 * self.np
         for p in range(n):
             if every >> p & 1:
