@@ -237,16 +237,33 @@ def figures(hands=24, repeat=9):
     return out
 
 
+def section(quick=False):
+    """The `link` section of build/bench.json (tools/bench.py)."""
+    f = figures(hands=6, repeat=3) if quick else figures()
+    f["targets"] = {"link_share_of_raw": {"value": f["link_share_of_raw"], "target": 0.5,
+                                          "ok": f["link_share_of_raw"] >= 0.5}}
+    return f
+
+
+def table(f):
+    ok = "PASS" if f["link_share_of_raw"] >= 0.5 else "FAIL"
+    return "\n".join((
+        "host link over a pty (firmware on the unix port, host on pyserial)",
+        "",
+        "hand logs pulled: %d logs, %d bytes" % (f["logs"], f["log_bytes"]),
+        "link pull (GET 1015 B chunks, 8 in flight): %.2f MB/s" % f["link_pull_mb_s"],
+        "raw copy (same files, chunks, round trips):  %.2f MB/s" % f["raw_chunked_mb_s"],
+        "link as a share of the raw copy:             %.0f %%  (%s, target 50 %%)"
+        % (100 * f["link_share_of_raw"], ok),
+        "raw stream of the same bytes (pty ceiling):  %.2f MB/s" % f["stream_mb_s"],
+        "rules push (%d-byte blob, PUT+COMMIT, atomic write): %.1f ms median"
+        % (f["rules_blob_bytes"], f["rules_push_ms"]),
+    ))
+
+
 def main(argv):
     hands = int(argv[argv.index("--hands") + 1]) if "--hands" in argv else 24
-    f = figures(hands)
-    print("hand logs pulled: %d logs, %d bytes" % (f["logs"], f["log_bytes"]))
-    print("link pull (GET 1015 B chunks, 8 in flight): %.2f MB/s" % f["link_pull_mb_s"])
-    print("raw copy (same files, chunks, round trips):  %.2f MB/s" % f["raw_chunked_mb_s"])
-    print("link as a share of the raw copy:             %.0f %%" % (100 * f["link_share_of_raw"]))
-    print("raw stream of the same bytes (pty ceiling):  %.2f MB/s" % f["stream_mb_s"])
-    print("rules push (%d-byte blob, PUT+COMMIT, atomic write): %.1f ms median"
-          % (f["rules_blob_bytes"], f["rules_push_ms"]))
+    print(table(figures(hands)))
 
 
 if __name__ == "__main__":
