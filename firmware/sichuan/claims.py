@@ -47,6 +47,7 @@ BAD_ACTION = const(22)
 HAND_OVER = const(23)
 XIAOHU = const(24)
 NOT_READY = const(25)
+WILD_TILE = const(26)
 
 REASONS = (
     "ok", "not your turn", "must discard the void suit first",
@@ -59,14 +60,14 @@ REASONS = (
     "no such suit", "seat has left the hand",
     "补杠 only with the tile just drawn", "cannot meld the void suit",
     "unknown action", "the hand is over", "小胡 (a win with no fan) cannot win here",
-    "the hand must be ready (报胡 / 请胡)",
+    "the hand must be ready (报胡 / 请胡)", "a 听用 wild tile cannot be discarded or melded",
 )
 REASON_KEYS = (
     "OK", "NOT_YOUR_TURN", "MUST_DISCARD_VOID", "VOID_HELD_NO_CLAIM", "NOT_A_WIN",
     "NOT_HELD", "BAD_PHASE", "GUOSHOU", "LOCKED", "NO_TILES_LEFT", "FIFTH_COPY",
     "BAD_SEAT", "BAD_TILE", "BAD_COUNT", "NOT_ONE_SUIT", "ALREADY_DONE", "NO_CLAIM",
     "MUST_WIN", "BAD_SUIT", "HAS_LEFT", "BUGANG_LATE", "VOID_TILE", "BAD_ACTION",
-    "HAND_OVER", "XIAOHU", "NOT_READY",
+    "HAND_OVER", "XIAOHU", "NOT_READY", "WILD_TILE",
 )
 
 # Game.status bits per seat (defined here for the same reason as the reasons).
@@ -87,7 +88,7 @@ def void_held(g, s):
     h = g.hand[s]
     if v < 3:
         for f in range(v * 9, v * 9 + 9):
-            if h[f]:
+            if h[f] and f != g.w1 and f != g.w2:  # a 听用 wild is no suit's tile
                 return True
         return False
     if g.rs[R.P_DINGQUE] == 2:
@@ -132,6 +133,8 @@ def discard_mask(g, s, f):
         return m  # a 请胡 discard is only for 胡
     if g.wall == 0 and not g.rs[R.P_HAIDI_CLAIM]:
         return m  # "海底牌不能碰杠"
+    if g.gp_mask[s] >> f & 1:
+        return m  # 过碰不碰
     c = g.hand[s][f]
     if c >= 2:
         m |= C_PENG

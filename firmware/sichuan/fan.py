@@ -27,6 +27,8 @@ DIHU = const(128)
 BAOHU = const(256)      # the winner declared 报胡 after the deal (断卡根)
 QINGHU = const(512)     # 请胡: five pairs, won by discarding the single (断卡根)
 QINGHUPAO = const(1024)  # won on another seat's 请胡 discard (断卡根 请胡炮)
+BENJIN = const(2048)    # three of the 本金 face, wilds standing in counted (宜宾)
+NOWILD = const(4096)    # no 听用 wild tile held (宜宾 无听用)
 
 # Variant values a ruleset gives as parameters, not pattern ids: an `out`
 # longer than NPATTERNS gets them at NPATTERNS + X_*.
@@ -34,9 +36,12 @@ X_KA = const(0)
 X_YINGKA = const(1)
 X_BAOHU = const(2)
 X_QINGHUPAO = const(3)
-EXTRA_NAMES = ("ka", "yingka", "baohu", "qinghupao")
-_XPARAM = (R.P_KA_FAN, R.P_YINGKA_FAN, R.P_BAOHU_FAN, R.P_QINGHUPAO_FAN)
-NOUT = const(28)  # NPATTERNS + len(EXTRA_NAMES): the size of a full `out`
+X_BENJIN = const(4)
+X_WUTINGYONG = const(5)
+EXTRA_NAMES = ("ka", "yingka", "baohu", "qinghupao", "benjin", "wutingyong")
+_XPARAM = (R.P_KA_FAN, R.P_YINGKA_FAN, R.P_BAOHU_FAN, R.P_QINGHUPAO_FAN, R.P_BENJIN_FAN,
+           R.P_WU_TINGYONG_FAN)
+NOUT = const(30)  # NPATTERNS + len(EXTRA_NAMES): the size of a full `out`
 
 # Readings of a winning hand.
 _PUNGS = const(0)  # four pungs/kongs and a pair
@@ -272,6 +277,10 @@ def _variant_patterns(rs, reading, counts, flags, out, win):
         fan += _addx(rs, out, X_BAOHU)
     if flags & QINGHUPAO:
         fan += _addx(rs, out, X_QINGHUPAO)
+    if flags & BENJIN:
+        fan += _addx(rs, out, X_BENJIN)
+    if flags & NOWILD:
+        fan += _addx(rs, out, X_WUTINGYONG)
     return fan
 
 

@@ -26,13 +26,15 @@ Actions are tuples (kind, seat, arg, t):
     BAOHU     报胡 (rs baohu): a ready seat before its first draw (arg ignored)
     QINGHU    请胡 (rs qinghu): after a draw, five pairs and a single: the
               single is discarded (arg: its face); unclaimed, it wins
+    BENJIN    宜宾 本金 (rs tingyong): the tile turned after the deal (arg: face);
+              the faces either side of it are 听用 wild tiles
 Events are tuples; their kinds and the pay reasons are in sichuan.settle.
 See docs/engine.md.
 """
 
 from micropython import const
 
-from . import claims, fan, meld, settle, shape
+from . import claims, fan, meld, settle, shape, wild
 from . import ruleset as R
 from .claims import (
     ALREADY_DONE,
@@ -68,6 +70,7 @@ from .claims import (
     ST_WON,
     VOID_HELD_NO_CLAIM,
     VOID_TILE,
+    WILD_TILE,
     XIAOHU,
     void_held,
 )
@@ -97,8 +100,9 @@ PASS = const(10)
 MA = const(11)
 BAOHU = const(12)
 QINGHU = const(13)
+BENJIN = const(14)
 ACTION_NAMES = ("deal", "exchange", "dingque", "draw", "discard", "peng", "zhigang",
-                "bugang", "angang", "hu", "pass", "ma", "baohu", "qinghu")
+                "bugang", "angang", "hu", "pass", "ma", "baohu", "qinghu", "benjin")
 
 # Phases.
 PH_DEAL = const(0)
@@ -202,6 +206,12 @@ class Game:
         self.ma_delta = 0
         self.ma_side = [0] * np
         self.qing = 0  # the pending discard is a 请胡 (断卡根)
+        # 宜宾: the 本金 face and its two 听用 wild faces (-1: none)
+        self.benjin = -1
+        self.w1 = -1
+        self.w2 = -1
+        self.gp_mask = [0] * np  # 过碰不碰: faces each seat passed a 碰 on since its draw
+        self.after_peng = 0      # the turn seat has just made a 碰 (碰后不准立即杠牌)
 
     # ----- queries -------------------------------------------------------
 
@@ -228,13 +238,45 @@ class Game:
         """Bitmask of faces that complete seat s's 3n+1 concealed tiles (cached)."""
         w = self._w[s]
         if w < 0:
-            v = self.void[s]
             if void_held(self, s):
                 w = 0
             else:
-                w = shape.waits_mask(self.hand[s], v if v < 3 else -1)
+                w = self.waits_limited(s, None)
             self._w[s] = w
         return w
+
+    def waits_limited(self, s, lim):
+        """Waits bitmask of seat s (听用 wild tiles counted); lim: copies held
+        outside the hand (melds), so a fifth copy is no wait. Not cached."""
+        v = self._vd(s)
+        if self.w1 >= 0:
+            return wild.waits_mask(self.hand[s], self.w1, self.w2, v, lim)
+        return shape.waits_mask(self.hand[s], v, lim)
+
+    def _wmask(self, h, v, lim):
+        if self.w1 >= 0:
+            return wild.waits_mask(h, self.w1, self.w2, v, lim)
+        return shape.waits_mask(h, v, lim)
+
+    def is_wild(self, f):
+        return f == self.w1 or f == self.w2
+
+    def score(self, s, h, flags, win=-1):
+        """Fan (doublings, uncapped) of seat s's concealed tiles h as a win, -1 if
+        none; with 听用 wilds, each stands for its best face (sichuan.wild)."""
+        ms = self.meld_list(s)
+        if self.w1 >= 0:
+            return wild.score(self.rs, h, ms, self._vd(s), flags, None, self.w1, self.w2,
+                              self.benjin)
+        return fan.score(self.rs, h, ms, self._vd(s), flags, None, win)
+
+    def wait_value(self, s, f, flags=0):
+        """Fan of seat s winning face f on a discard (查叫), -1 if none."""
+        h = self.hand[s]
+        h[f] += 1
+        v = self.score(s, h, flags | self.seat_flags(s), f)
+        h[f] -= 1
+        return v
 
     def _vd(self, s):
         v = self.void[s]
@@ -248,6 +290,8 @@ class Game:
             return False
         if void_held(self, s) or self.status[s] & ST_NOHU:
             return False
+        if self.w1 >= 0:
+            return wild.is_win(self.hand[s], self.w1, self.w2, self._vd(s))
         return shape.is_win(self.hand[s], self._vd(s))
 
     def seat_flags(self, s):
@@ -258,8 +302,7 @@ class Game:
         """Capped fan of seat s winning face f by discard, -1 if not a win."""
         h = self.hand[s]
         h[f] += 1
-        v = fan.score(self.rs, h, self.meld_list(s), self._vd(s), flags | self.seat_flags(s),
-                      None, f)
+        v = self.score(s, h, flags | self.seat_flags(s), f)
         h[f] -= 1
         return fan.capped(self.rs, v) if v >= 0 else -1
 
@@ -329,7 +372,8 @@ class Game:
                 bytes(self.gs_fan), self.calls, bytes(self.ledger), self.nled,
                 self.chain_lo, self.last_lo, tuple(self.delta), bytes(self.winners),
                 self.nwins, self.first_from, self.first_multi, self.end,
-                self.ma_face, self.ma_seat, self.ma_delta, tuple(self.ma_side), self.qing)
+                self.ma_face, self.ma_seat, self.ma_delta, tuple(self.ma_side), self.qing,
+                self.benjin, tuple(self.gp_mask), self.after_peng)
 
     # ----- checking ------------------------------------------------------
 
@@ -352,6 +396,8 @@ class Game:
             return self._check_ma(arg)
         if kind == BAOHU:
             return self._check_baohu(s)
+        if kind == BENJIN:
+            return self._check_benjin(arg)
         if kind == DINGQUE:
             if self.phase != PH_DINGQUE:
                 return BAD_PHASE
@@ -382,8 +428,7 @@ class Game:
                 if not self.can_selfwin(s):
                     return NOT_A_WIN
                 # the scorer must agree (a ruleset it cannot score is no win)
-                v = fan.score(self.rs, self.hand[s], self.meld_list(s), self._vd(s),
-                              self.self_flags(s), None, self.drawn)
+                v = self.score(s, self.hand[s], self.self_flags(s), self.drawn)
                 if v < 0:
                     return NOT_A_WIN
                 return 0 if v > 0 or self.rs[R.P_XIAOHU] else XIAOHU
@@ -460,6 +505,21 @@ class Game:
             return r
         return FIFTH_COPY if self.seen[f] >= 4 else 0
 
+    def _check_benjin(self, f):
+        if not self.rs[R.P_TINGYONG]:
+            return BAD_ACTION
+        if self.phase != PH_DEAL:
+            return BAD_PHASE
+        if self.benjin >= 0:
+            return ALREADY_DONE
+        for i in range(self.np):
+            if not self.status[i] & ST_DEALT:
+                return BAD_PHASE  # "庄家在尾家摸完牌后，翻开接下来的牌张"
+        r = self._face_ok(f)
+        if r:
+            return r
+        return FIFTH_COPY if self.seen[f] >= 4 else 0
+
     def _check_baohu(self, s):
         """报胡: "在配牌结束后，所有家检查手牌，如果听牌，可以在自家摸牌前宣布报胡"; the
         dealer (no draw before its first discard) declares before that discard."""
@@ -489,7 +549,7 @@ class Game:
         if n == 4:
             lim[f] += 4
         h[f] -= n
-        w = shape.waits_mask(h, self._vd(s), lim)
+        w = self._wmask(h, self._vd(s), lim)
         h[f] += n
         return w != 0
 
@@ -533,6 +593,8 @@ class Game:
         h = self.hand[s]
         if not h[f]:
             return NOT_HELD
+        if self.is_wild(f):
+            return WILD_TILE  # "听用牌不能打出"
         if self.status[s] & ST_BAOHU and self.drawn < 0:
             # the dealer's first discard after its 报胡 must leave it ready
             return 0 if self._ready_without(s, f) else NOT_READY
@@ -547,6 +609,10 @@ class Game:
         h = self.hand[s]
         if self.wall <= 0 and not self.rs[R.P_HAIDI_GANG]:
             return NO_TILES_LEFT
+        if self.is_wild(f):
+            return WILD_TILE  # 听用 "不能进行杠的操作"
+        if self.after_peng and self.rs[R.P_PENG_NO_KONG]:
+            return BAD_PHASE  # "碰后不准立即杠牌"
         if f // 9 == self.void[s]:
             return VOID_TILE
         if void_held(self, s):
@@ -576,10 +642,10 @@ class Game:
         if d < 0:
             return False
         h[d] -= 1
-        before = shape.waits_mask(h, v)
+        before = self._wmask(h, v, None)
         h[d] += 1
         h[f] -= 4
-        after = shape.waits_mask(h, v)
+        after = self._wmask(h, v, None)
         h[f] += 4
         return before == after
 
@@ -623,6 +689,8 @@ class Game:
             self._do_deal(s, ev)
         elif kind == MA:
             self._do_ma(arg, ev)
+        elif kind == BENJIN:
+            self._do_benjin(arg, ev)
         elif kind == EXCHANGE:
             self._do_exchange(s, ev)
         elif kind == DINGQUE:
@@ -665,11 +733,13 @@ class Game:
         for i in range(self.np):
             if not self.status[i] & ST_DEALT:
                 return
-        if self.rs[R.P_JIAOMA] and self.ma_face < 0:
-            return  # the 马 tile comes next
         self._after_deal(ev)
 
     def _after_deal(self, ev):
+        if self.rs[R.P_JIAOMA] and self.ma_face < 0:
+            return  # the 马 tile comes next
+        if self.rs[R.P_TINGYONG] and self.benjin < 0:
+            return  # the 本金 is turned next
         if self.rs[R.P_HUANSANZHANG]:
             self._phase(PH_EXCHANGE, self.dealer, ev)
         else:
@@ -683,6 +753,18 @@ class Game:
         self.gone[f] += 1
         self.wall -= 1
         self.ma_seat = ma_seat(self.dealer, self.np, f)
+        self._after_deal(ev)
+
+    def _do_benjin(self, f, ev):
+        """本金: turned face up out of the wall; its neighbours become wild."""
+        self.benjin = f
+        self.seen[f] += 1
+        self.shown[f] += 1
+        self.gone[f] += 1
+        self.wall -= 1
+        self.w1, self.w2 = wild.wild_faces(f)
+        for s in range(self.np):
+            self._w[s] = -1
         self._after_deal(ev)
 
     def _to_dingque(self, ev):
@@ -742,6 +824,8 @@ class Game:
             self.kong_giver = -1
         self.repl = 0
         self.drawn = f
+        self.gp_mask[s] = 0
+        self.after_peng = 0
         self._w[s] = -1
         self._phase(PH_DISCARD, s, ev)
 
@@ -909,6 +993,10 @@ class Game:
         """过手胡: a seat offered 胡 that did not take it is barred until its next draw."""
         mode = self.rs[R.P_GUOSHOU]
         f = self.pend
+        if self.rs[R.P_GUOPENG]:
+            for t in range(self.np):
+                if self.prompt[t] & C_PENG and self.resp[t] not in (PENG + 1, ZHIGANG + 1):
+                    self.gp_mask[t] |= 1 << f  # "过碰不碰"
         for t in range(self.np):
             if self.prompt[t] & C_HU and self.resp[t] != HU + 1 and self.status[t] & ST_BAOHU:
                 self.status[t] |= ST_NOHU  # "报胡后如果...他家点炮没胡...不能再食和"
@@ -941,6 +1029,7 @@ class Game:
         self.chain_lo = self.last_lo = self.nled
         self.drawn = -1
         self.pend = -1
+        self.after_peng = 1
         self._phase(PH_DISCARD, s, ev)
 
     def _do_zhigang(self, s, d, f, ev):
@@ -977,7 +1066,7 @@ class Game:
             h = self.hand[w]
             h[f] += 1
             wf = flags | self.seat_flags(w)
-            v = fan.score(self.rs, h, self.meld_list(w), self._vd(w), wf, None, f)
+            v = self.score(w, h, wf, f)
             h[f] -= 1
             settle.win_discard(self, ev, w, d, v, robbed)
             ev.append((EV_WIN, w, v, wf, d, f))
@@ -1000,7 +1089,7 @@ class Game:
         h = self.hand[s]
         flags = self.self_flags(s)
         giver = self.kong_giver if self.after_gang else -1
-        v = fan.score(rs, h, self.meld_list(s), self._vd(s), flags, None, f)
+        v = self.score(s, h, flags, f)
         settle.win_zimo(self, ev, s, v, giver)
         if f < 0:  # 天胡: the winning tile is the one named, else the highest held
             f = arg if isinstance(arg, int) and 0 <= arg < 27 and h[arg] else 26

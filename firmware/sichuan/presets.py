@@ -156,6 +156,30 @@ _PRESETS = (
         ("fan.tianhu", 3), ("fan.dihu", 3), ("fan.gen", 1), ("fan.gangshanghua", 1),
         ("fan.gangshangpao", 1), ("fan.qiangganghu", 1), ("fan.haidi", 1),
     )),
+    # Seed 000 宜宾玩法 ("规则大体与成都玩法相同"): "本金：牌局开始时，庄家在尾家摸完牌后，
+    #   翻开接下来的牌张" (a BENJIN action; the tile leaves the wall face up);
+    #   "听用：本金的前后2张牌即为听用，听用牌为万能牌，共8张，听用牌不能打出" (tingyong 2:
+    #   rank +-1, 1 and 9 wrapping);
+    #   "杠进不杠出：刮风下雨只计根不计番" (no kong money; a kong's four still count as a 根);
+    #   "过碰不碰"; "碰后不准立即杠牌或提牌"; "最后四张自动和"; "杠上开花直接算自摸"; "在同一圈
+    #   内，不能弃先和后，但是加番可以和" (过手胡 by fan). 换牌 "不一定所有规则都要换牌": off.
+    #   Fan column (multipliers -> doublings): 平胡 1, 对对胡 "2番4番" (reading: 2), 清一色 4,
+    #   金钩钓 8 ("不计对对和"), 七对 4 (a four inside: "按七对+1根"), 清对 16, 清金钩钓 32,
+    #   清七对 16, 天胡/地胡 "封顶+1根" (reading: the cap; the cap cannot be passed), 根, 自摸
+    #   (+1根 = a doubling, no 加底), 杠上花, 杠上炮, 抢杠胡, 海底, 和绝张, 本金 each +1根,
+    #   无听用 "+1根+2番或+2根" (reading: +2根). 门清, 断幺九, 带幺九, 将对, 清带幺 不计.
+    #   Cap: not in the column (清金钩钓 is 32); reading: 64番 ("64番封顶（川麻常用）").
+    #   Not played yet: 飞 (a 碰 with a wild) and 提.
+    ("yibin", "xuezhan", (
+        ("huansanzhang", 0), ("tingyong", 2), ("gang_no_fan", 1), ("guopeng", 1),
+        ("peng_no_kong", 1), ("last4_forced", 1), ("guoshou", 2), ("cap", 6),
+        ("zimo_bonus", 0), ("jgd_absorbs_dd", 1), ("benjin_fan", 1), ("wu_tingyong_fan", 2),
+        ("fan.pinghu", 0), ("fan.duiduihu", 1), ("fan.qingyise", 2), ("fan.jingoudiao", 3),
+        ("fan.qidui", 2), ("fan.qingdui", 4), ("fan.qingjingoudiao", 5), ("fan.qingqidui", 4),
+        ("fan.tianhu", R.AT_CAP), ("fan.dihu", R.AT_CAP), ("fan.gen", 1), ("fan.zimo", 1),
+        ("fan.gangshanghua", 1), ("fan.gangshangpao", 1), ("fan.qiangganghu", 1),
+        ("fan.haidi", 1), ("fan.juezhang", 1),
+    )),
 )
 
 

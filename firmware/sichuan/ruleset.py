@@ -135,6 +135,9 @@ _SPEC = (
     ("baohu_pay_fan", 0, 15, 0),     # a 报胡 seat that pays before it won adds this much fan
     ("zimo_payers", 0, 3, 3),        # who pays a self-draw: 0..2 as gang_payers, 3 the same
                                      #   seats as gang_payers
+    # -- 宜宾 (issue 6)
+    ("guopeng", 0, 1, 0),            # 过碰不碰: a passed 碰 of a face, not again until one's draw
+    ("peng_no_kong", 0, 1, 0),       # 碰后不准立即杠牌: no kong in the turn of a 碰
 )
 
 # Fan values of the patterns, appended after _SPEC (doublings).
@@ -198,8 +201,10 @@ P_HAIDI_CLAIM = const(51)
 P_QINGHUPAO_FAN = const(52)
 P_BAOHU_PAY_FAN = const(53)
 P_ZIMO_PAYERS = const(54)
-P_FAN0 = const(55)
-NPARAMS = const(79)  # P_FAN0 + NPATTERNS
+P_GUOPENG = const(55)
+P_PENG_NO_KONG = const(56)
+P_FAN0 = const(57)
+NPARAMS = const(81)  # P_FAN0 + NPATTERNS
 
 MODE_XUEZHAN = const(0)
 MODE_XUELIU = const(1)
@@ -321,13 +326,6 @@ def from_blob(blob):
     return Ruleset(name, values)
 
 
-# Variant parameters the engine does not play yet, with the value that means
-# "off": a ruleset that turns one on cannot run on any table.
-_NOT_PLAYED = (
-    (P_TINGYONG, 0), (P_BENJIN_FAN, NONE), (P_WU_TINGYONG_FAN, NONE),
-)
-
-
 def table_can_run(rs, seats=4, shows_wild=False):
     """(True, "") if a table can run ruleset rs, else (False, reason).
 
@@ -339,12 +337,10 @@ def table_can_run(rs, seats=4, shows_wild=False):
     n = rs[P_PLAYERS]
     if n > seats:
         return False, "players = %d but the table has %d seats" % (n, seats)
-    for pid, off in _NOT_PLAYED:
-        if rs[pid] != off:
-            return False, "%s = %d: the engine does not play this variant yet" % (
-                param_name(pid), rs[pid])
     if rs[P_TINGYONG] and not shows_wild:
         return False, "tingyong = %d: this table cannot show the 听用 wild tiles" % rs[P_TINGYONG]
+    if rs[P_TINGYONG]:
+        return False, "tingyong = %d: 飞 and 提 (宜宾) are not played yet" % rs[P_TINGYONG]
     dealt = n * rs[P_HAND_SIZE] + 1 + rs[P_JIAOMA]
     tiles = 0
     for s in range(3):

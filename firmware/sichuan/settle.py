@@ -10,7 +10,7 @@ and 呼叫转移 can give back or pass on exactly what was paid.
 
 from micropython import const
 
-from . import fan, meld, shape
+from . import fan, meld
 from . import ruleset as R
 from .claims import ST_BAOHU, ST_LEFT, ST_WON, void_held
 
@@ -208,8 +208,7 @@ def ready_value(g, s):
     h = g.hand[s]
     ms = g.meld_list(s)
     fan.meld_counts(ms, _lim)
-    v = g.void[s] if g.void[s] < 3 else -1
-    mask = shape.waits_mask(h, v, _lim)
+    mask = g.waits_limited(s, _lim)
     largest = rs[R.P_CHAJIAO] != 2
     flags = fan.BAOHU if g.status[s] & ST_BAOHU else 0
     lo = 0 if rs[R.P_XIAOHU] else 1  # 断卡根: "小胡听牌 ... 不算有叫"
@@ -220,7 +219,7 @@ def ready_value(g, s):
             continue
         if not rs[R.P_SIJIAO] and g.shown[f] + h[f] >= 4:
             continue  # 死叫: every other copy is on the table
-        x = fan.wait_value(rs, h, ms, v, f, flags)
+        x = g.wait_value(s, f, flags)
         if x >= lo and (best < 0 or (x > best if largest else x < best)):
             best = x
             at = f

@@ -201,3 +201,70 @@ def _wild_waits(c, wn, void, limit, w1, w2):
         if ok:
             mask |= 1 << f
     return mask
+
+
+# ---- scoring: the best face for each wild copy -------------------------------
+
+_asg = bytearray(27)   # the hand with its wild copies standing for chosen faces
+_wout = bytearray(30)  # fan.NOUT
+_wbest = bytearray(30)
+_res = [0]             # best fan found (a list cell: no allocation per update)
+
+
+def score(rs, counts, melds, void, flags, out, w1, w2, benjin):
+    """Fan (doublings) of a win whose concealed tiles hold wild copies of w1/w2:
+    each wild stands for the face that makes the win worth most ("听用牌为万能
+    牌"), as players claim it; -1 if no choice wins. Adds fan.BENJIN (three of
+    the 本金 face, wilds included) and fan.NOWILD (no wild held, nor in a meld).
+    Cost: every multiset of faces of the suits in play (not the void) for the
+    W wild copies is tried, C(18 + W - 1, W) of them: 18 for one wild, 171
+    for two, 1140 for three; only shapes that win are scored."""
+    from . import fan
+    from . import ruleset as R
+
+    wn = counts[w1] + counts[w2]
+    for f in range(27):
+        _asg[f] = counts[f]
+    _asg[w1] = 0
+    _asg[w2] = 0
+    held = 0
+    for m in melds:
+        if (m & 31) == benjin:
+            held += 3 if (m >> 5) & 3 == 0 else 4
+    if wn == 0:
+        fl = flags | fan.NOWILD * (1 if not _meld_wild(melds) else 0)
+        if _asg[benjin] + held >= 3:
+            fl |= fan.BENJIN
+        return fan.score(rs, _asg, melds, void, fl, out, -1)
+    suits = rs[R.P_SUITS]
+    _res[0] = -1
+    _assign(rs, fan, melds, void, flags, wn, 0, suits, benjin, held)
+    if _res[0] >= 0 and out is not None:
+        n = len(out) if len(out) < fan.NOUT else fan.NOUT
+        for i in range(n):
+            out[i] = _wbest[i]
+    return _res[0]
+
+
+def _meld_wild(melds):
+    return False  # 飞 melds are kept by the game; a meld int carries no wild mark
+
+
+def _assign(rs, fan, melds, void, flags, n, lo, suits, benjin, held):
+    if n == 0:
+        if not (shape.is_standard(_asg, void) or shape.is_qidui(_asg)):
+            return
+        fl = flags | (fan.BENJIN if _asg[benjin] + held >= 3 else 0)
+        v = fan.score(rs, _asg, melds, void, fl, _wout, -1)
+        if v > _res[0]:
+            _res[0] = v
+            for i in range(fan.NOUT):
+                _wbest[i] = _wout[i]
+        return
+    for f in range(lo, 27):
+        s = f // 9
+        if s == void or not suits >> s & 1:
+            continue
+        _asg[f] += 1
+        _assign(rs, fan, melds, void, flags, n - 1, f, suits, benjin, held)
+        _asg[f] -= 1

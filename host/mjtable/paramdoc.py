@@ -46,7 +46,7 @@ PARAM_DOC = {
     "hands": "hands per match",
     "start_points": "points each player starts the match with",
     "max_winners": "血战到底: the hand ends at this many winners",
-    "tingyong": "宜宾 听用 wild tiles: faces whose copies are wild (0 off)",
+    "tingyong": "宜宾 听用 wild tiles: 2 = the faces either side of the 本金 are wild (0 off)",
     "benjin_fan": "宜宾 本金: doublings (-1: none)",
     "wu_tingyong_fan": "宜宾 无听用: doublings for a win without wild tiles (-1: none)",
     "baohu": "断卡根 报胡 allowed",
@@ -61,6 +61,8 @@ PARAM_DOC = {
     "qinghupao_fan": "断卡根 请胡炮: doublings added to a win on another's 请胡 discard (-1: none)",
     "baohu_pay_fan": "断卡根: doublings a 报胡 seat adds to what it pays before it has won",
     "zimo_payers": "who pays a self-drawn win",
+    "guopeng": "宜宾 过碰不碰: after passing a 碰, not that face again until one's next draw",
+    "peng_no_kong": "宜宾: no kong in the same turn as one's 碰 (碰后不准立即杠牌)",
 }
 
 _ONOFF = {0: "off", 1: "on"}
@@ -91,5 +93,6 @@ VALUE_DOC = {
 for _name in ("xueliu_lock", "huansanzhang", "gen_in_longqidui", "tianhu_alone",
               "menqing_zimo_only", "zhuanyi_chain", "qianggang", "haidi_gang", "gang_no_fan",
               "last4_forced", "sijiao", "tuigang", "tuigang_first", "huazhu_chajiao",
-              "baohu", "qinghu", "xiaohu", "jiaoma", "jgd_absorbs_dd", "haidi_claim"):
+              "baohu", "qinghu", "xiaohu", "jiaoma", "jgd_absorbs_dd", "haidi_claim",
+              "guopeng", "peng_no_kong"):
     VALUE_DOC[_name] = _ONOFF

@@ -145,6 +145,8 @@ def play(rs, seed, dealer=0, direction=G.DIR_NEXT, log=None, probe=None):
         do((G.DEAL, s, [w.pop() for _ in range(k)]))
     if g.phase == G.PH_DEAL and rs[R.P_JIAOMA]:
         do((G.MA, dealer, w.pop(0)))  # 叫马: the tile at the wall's far end
+    if g.phase == G.PH_DEAL and rs[R.P_TINGYONG]:
+        do((G.BENJIN, dealer, w.pop()))  # 宜宾 本金: the next tile, turned
     if g.phase == G.PH_EXCHANGE:
         for s in range(g.np):
             h = g.hand[s]

@@ -16,7 +16,7 @@ V = (2, 2, 1, 0)
 
 
 def test_reason_table_names_every_code():
-    assert len(C.REASONS) == len(C.REASON_KEYS) == C.NOT_READY + 1  # the last code
+    assert len(C.REASONS) == len(C.REASON_KEYS) == C.WILD_TILE + 1  # the last code
     assert C.REASON_KEYS[C.MUST_DISCARD_VOID] == "MUST_DISCARD_VOID"
     assert "void" in C.REASONS[C.MUST_DISCARD_VOID]
     assert "void" in C.REASONS[C.VOID_HELD_NO_CLAIM]

@@ -14,7 +14,7 @@ from sichuan import fan, presets
 from sichuan import ruleset as R
 
 NAMES = ("xuezhan", "xueliu", "tfmj-2024", "chengdu", "games456", "bloodshed", "erren",
-         "sanren", "duankagen")
+         "sanren", "duankagen", "yibin")
 
 
 def _p(name, key):
