@@ -1,0 +1,86 @@
+"""The controller read off a scripted table (in-process, simulated chips):
+deal, 换三张, 定缺 by keys, a void-suit discard refused then put right, and
+alerts for out-of-turn, wrong count, unknown tag and a refused claim key.
+Runs under CPython and MicroPython."""
+
+from drivers import buttons as B
+from sichuan import game as G
+from table import alerts
+from tablekit import TableRig
+
+HANDS = (range(0, 14), range(14, 27), range(27, 40), range(40, 53))
+GIVE = ((0, 1, 2), (14, 15, 16), (27, 28, 29), (40, 41, 42))
+
+
+def opening():
+    """Deal, exchange (next seat), 定缺; returns the rig at seat 0's first discard."""
+    r = TableRig()
+    r.frame(2)
+    for s in range(4):
+        r.put(s, 0, HANDS[s])
+        assert r.until(lambda s=s: r.ctl.accepted == s + 1)
+        assert r.ctl.last_action[:2] == (G.DEAL, s)
+    assert r.ctl.game.phase == G.PH_EXCHANGE and r.text(0) == "C3  "
+    for s in range(4):
+        r.take(s, 0, GIVE[s])
+        assert r.until(lambda s=s: r.ctl.accepted == 5 + s)
+        assert r.ctl.last_action[:2] == (G.EXCHANGE, s)
+    for s in range(4):  # the three tiles go to the next seat
+        r.put((s + 1) % 4, 0, GIVE[s])
+    assert r.ctl.game.phase == G.PH_DINGQUE
+    assert r.settle()
+    for s, key in ((0, B.TONG), (1, B.TIAO), (2, B.TIAO), (3, B.TIAO)):
+        r.press(s, key)
+        assert r.until(lambda s=s: r.ctl.last_action[:2] == (G.DINGQUE, s))
+    g = r.ctl.game
+    assert g.phase == G.PH_DISCARD and g.turn == 0 and g.void[0] == 1
+    assert r.settle()
+    return r
+
+
+def test_deal_exchange_dingque_from_the_table():
+    r = opening()
+    g = r.ctl.game
+    assert g.hand[0][10] == 3  # 2p x3 came from seat 3
+    assert r.ctl.accepted == 12
+    assert "." in r.text(0)  # the 缺 suit point
+
+
+def test_void_discard_refused_then_put_right():
+    r = opening()
+    g = r.ctl.game
+    before = g.snapshot()
+    r.take(0, 0, [3])  # a 1m, while 2p (the void suit) is still held
+    assert r.until(lambda: r.ctl.alerts.code[0] == alerts.VOID)
+    assert r.text(0) == "quE " and g.snapshot() == before
+    r.put(0, 0, [3])
+    assert r.until(lambda: r.ctl.alerts.code[0] == 0)
+    assert g.snapshot() == before
+    r.take(0, 0, [40])
+    assert r.until(lambda: r.ctl.accepted == 13)
+    assert r.ctl.last_action[:3] == (G.DISCARD, 0, 10)
+
+
+def test_out_of_turn_count_tag_and_refused_key():
+    r = opening()
+    r.take(0, 0, [40])
+    assert r.until(lambda: r.ctl.game.phase == G.PH_DRAW)
+    assert r.ctl.game.turn == 1 and r.settle()
+    n = r.ctl.accepted
+    r.put(2, 0, [100])  # seat 2 draws out of turn
+    assert r.until(lambda: r.ctl.alerts.code[2] == alerts.TURN)
+    assert r.text(2) == "turn"
+    r.take(2, 0, [100])
+    assert r.until(lambda: not r.ctl.alerts.any(), 200)
+    r.put(1, 0, [100, 101])  # two tiles drawn at once
+    assert r.until(lambda: r.ctl.alerts.code[1] == alerts.COUNT)
+    r.take(1, 0, [101])
+    assert r.until(lambda: r.ctl.accepted == n + 1, 200)
+    assert r.ctl.last_action[:3] == (G.DRAW, 1, 25)
+    r.table.readers[3].put(1, b"\x11\x22\x33\x44\x55\x66\x02\xe0")
+    assert r.until(lambda: r.ctl.alerts.code[3] == alerts.TAG)
+    r.table.readers[3].set_tags(1, [])
+    assert r.until(lambda: not r.ctl.alerts.any(), 200)
+    r.press(3, B.PENG)  # nothing to claim
+    assert r.until(lambda: r.ctl.alerts.code[3] == alerts.REFUSED)
+    assert r.ctl.accepted == n + 1
