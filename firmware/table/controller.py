@@ -153,11 +153,14 @@ class Controller:
         """Scan place p. A tile missed twice in a row is read again at once,
         up to `gone` times: a tile that left is confirmed within the cycle,
         while a false "gone" needs `gone` misses in a row (with 7 % missed
-        reads, 8 in a row: 6e-10)."""
+        reads, 8 in a row: 6e-10). The seat's tray is read in between, so a
+        tile lifted onto it arrives there before it could count as gone."""
         sc = self.scanner
         sc.scan_place(p)
         k = 0
         while k < sc.gone and sc.leaving(p):
+            if not p & 1:
+                sc.scan_place(p + 1)  # a tile leaving a rack may be going to the tray
             sc.scan_place(p)
             k += 1
 

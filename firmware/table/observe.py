@@ -286,6 +286,9 @@ class Observer:
                 self._problem(s, alerts.COUNT, True)
         if self.problem_seat >= 0 or self.waiting:
             return None
+        if self.sc.leaving(rack(s), 1):
+            self.waiting = True  # another tile is being missed: read the rack again first
+            return None
         if nleft == 1 and not moved:
             return (G.DISCARD, s, left >> 2)
         if not nleft and moved == 4 and same:
