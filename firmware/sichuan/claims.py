@@ -19,6 +19,7 @@ from . import ruleset as R
 C_HU = const(1)
 C_PENG = const(2)
 C_GANG = const(4)
+C_FEI = const(8)   # 宜宾 飞: a 碰 with one real tile and one 听用 wild
 
 # Refusal reasons (REFUSED events). 0 means accepted.
 OK = const(0)
@@ -136,10 +137,12 @@ def discard_mask(g, s, f):
     if g.gp_mask[s] >> f & 1:
         return m  # 过碰不碰
     c = g.hand[s][f]
-    if c >= 2:
+    if c >= 2 and g.hand_after_claim(s, f, 2, 0):
         m |= C_PENG
         if c == 3 and (g.wall > 0 or g.rs[R.P_HAIDI_GANG]):
             m |= C_GANG
+    if c >= 1 and g.w1 >= 0 and g.wild_held(s) and g.hand_after_claim(s, f, 1, 1):
+        m |= C_FEI
     return m
 
 
@@ -182,9 +185,15 @@ def claim_reason(g, s, kind_bit, f):
         return LOCKED
     if f // 9 == g.void[s]:
         return VOID_TILE
+    if kind_bit == C_FEI:
+        if g.w1 < 0 or not g.hand[s][f] or not g.wild_held(s):
+            return NOT_HELD
+        return OK if g.hand_after_claim(s, f, 1, 1) else WILD_TILE
     need = 2 if kind_bit == C_PENG else 3
     if g.hand[s][f] < need:
         return NOT_HELD
+    if kind_bit == C_PENG and not g.hand_after_claim(s, f, 2, 0):
+        return WILD_TILE  # "碰完牌后，手中只有听用时，此时只能飞，不能碰"
     if kind_bit == C_GANG and g.wall == 0 and not g.rs[R.P_HAIDI_GANG]:
         return NO_TILES_LEFT
     return OK

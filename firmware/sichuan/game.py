@@ -28,6 +28,9 @@ Actions are tuples (kind, seat, arg, t):
               single is discarded (arg: its face); unclaimed, it wins
     BENJIN    宜宾 本金 (rs tingyong): the tile turned after the deal (arg: face);
               the faces either side of it are 听用 wild tiles
+    FEI       宜宾 飞: claim the discard with one real copy and one wild (a 碰)
+    TI        宜宾 提: after drawing the real tile of one's 飞, swap it in and
+              take the wild back (arg: the face)
 Events are tuples; their kinds and the pay reasons are in sichuan.settle.
 See docs/engine.md.
 """
@@ -45,6 +48,7 @@ from .claims import (
     BAD_SUIT,
     BAD_TILE,
     BUGANG_LATE,
+    C_FEI,
     C_GANG,
     C_HU,
     C_PENG,
@@ -101,8 +105,11 @@ MA = const(11)
 BAOHU = const(12)
 QINGHU = const(13)
 BENJIN = const(14)
+FEI = const(15)
+TI = const(17)  # 16 is the hand log's payment record tag
 ACTION_NAMES = ("deal", "exchange", "dingque", "draw", "discard", "peng", "zhigang",
-                "bugang", "angang", "hu", "pass", "ma", "baohu", "qinghu", "benjin")
+                "bugang", "angang", "hu", "pass", "ma", "baohu", "qinghu", "benjin", "fei",
+                "", "ti")
 
 # Phases.
 PH_DEAL = const(0)
@@ -126,7 +133,8 @@ DIR_ACROSS = const(4)
 END_WALL = const(0)     # wall empty: 流局 checks done
 END_WINNERS = const(1)  # 血战: enough winners, or one player left
 
-_BITS = (0, 0, 0, 0, 0, C_PENG, C_GANG, 0, 0, C_HU, 0)  # claim bit of an action kind
+# claim bit of an action kind
+_BITS = (0, 0, 0, 0, 0, C_PENG, C_GANG, 0, 0, C_HU, 0, 0, 0, 0, 0, C_FEI)
 _MAXD = const(96)    # discards in a hand (55 draws + claims leave room)
 _MAXLED = const(64)  # kong ledger entries
 _tmp = bytearray(27)
@@ -212,6 +220,7 @@ class Game:
         self.w2 = -1
         self.gp_mask = [0] * np  # 过碰不碰: faces each seat passed a 碰 on since its draw
         self.after_peng = 0      # the turn seat has just made a 碰 (碰后不准立即杠牌)
+        self.fei = bytearray(4 * np)  # per meld: 0, or 1 + the wild face inside a 飞
 
     # ----- queries -------------------------------------------------------
 
@@ -261,13 +270,38 @@ class Game:
     def is_wild(self, f):
         return f == self.w1 or f == self.w2
 
+    def wild_held(self, s):
+        """Wild copies among seat s's concealed tiles."""
+        if self.w1 < 0:
+            return 0
+        h = self.hand[s]
+        return h[self.w1] + (h[self.w2] if self.w2 != self.w1 else 0)
+
+    def hand_after_claim(self, s, f, real, wilds):
+        """True if, after a 碰 (real 2) or 飞 (real 1, wilds 1) of f, seat s
+        still holds a tile it may discard (a hand of wilds alone cannot go on)."""
+        h = self.hand[s]
+        n = 0
+        for x in range(27):
+            if h[x] and not self.is_wild(x):
+                n += h[x] - (real if x == f else 0)
+        return n > 0
+
+    def meld_wilds(self, s):
+        """Wild copies inside seat s's 飞 melds."""
+        n = 0
+        for i in range(self.nmeld[s]):
+            if self.fei[4 * s + i]:
+                n += 1
+        return n
+
     def score(self, s, h, flags, win=-1):
         """Fan (doublings, uncapped) of seat s's concealed tiles h as a win, -1 if
         none; with 听用 wilds, each stands for its best face (sichuan.wild)."""
         ms = self.meld_list(s)
         if self.w1 >= 0:
             return wild.score(self.rs, h, ms, self._vd(s), flags, None, self.w1, self.w2,
-                              self.benjin)
+                              self.benjin, self.meld_wilds(s))
         return fan.score(self.rs, h, ms, self._vd(s), flags, None, win)
 
     def wait_value(self, s, f, flags=0):
@@ -350,6 +384,10 @@ class Game:
             for i in range(self.nmeld[s]):
                 m = self.melds[4 * s + i]
                 c[meld.face(m)] += meld.size(m)
+                w = self.fei[4 * s + i]
+                if w:  # a 飞: one of the three is a wild
+                    c[meld.face(m)] -= 1
+                    c[w - 1] += 1
             if self.phase == PH_EXCHANGE and self.status[s] & ST_GAVE:
                 for i in range(3):
                     c[self.give[3 * s + i]] += 1
@@ -373,7 +411,7 @@ class Game:
                 self.chain_lo, self.last_lo, tuple(self.delta), bytes(self.winners),
                 self.nwins, self.first_from, self.first_multi, self.end,
                 self.ma_face, self.ma_seat, self.ma_delta, tuple(self.ma_side), self.qing,
-                self.benjin, tuple(self.gp_mask), self.after_peng)
+                self.benjin, tuple(self.gp_mask), self.after_peng, bytes(self.fei))
 
     # ----- checking ------------------------------------------------------
 
@@ -406,9 +444,10 @@ class Game:
             if not isinstance(arg, int) or not 0 <= arg < 3 or not self.rs[R.P_SUITS] >> arg & 1:
                 return BAD_SUIT
             return 0
-        if kind in (PENG, ZHIGANG, PASS) or (kind == HU and self.phase in (PH_CLAIM, PH_ROB)):
+        if kind in (PENG, ZHIGANG, PASS, FEI) or (
+                kind == HU and self.phase in (PH_CLAIM, PH_ROB)):
             return self._check_claim(kind, s)
-        if kind in (DRAW, DISCARD, ANGANG, BUGANG, HU, QINGHU):
+        if kind in (DRAW, DISCARD, ANGANG, BUGANG, HU, QINGHU, TI):
             if self.phase not in (PH_DRAW, PH_DISCARD):
                 return BAD_PHASE
             if s != self.turn:
@@ -437,6 +476,8 @@ class Game:
                 return r
             if kind == QINGHU:
                 return self._check_qinghu(s, arg)
+            if kind == TI:
+                return self._check_ti(s, arg)
             if claims.forced(self) and self.can_selfwin(s) and not self.check((HU, s, -1)):
                 return MUST_WIN
             if kind == DISCARD:
@@ -519,6 +560,17 @@ class Game:
         if r:
             return r
         return FIFTH_COPY if self.seen[f] >= 4 else 0
+
+    def _check_ti(self, s, f):
+        """提: "若摸到的牌与飞中的牌相同，则可用摸到的牌进行“提”的操作 ...
+        （需自己摸牌后才能提）": the tile just drawn."""
+        if self.drawn != f or self._fei_index(s, f) < 0:
+            return NOT_HELD
+        return 0
+
+    def _fei_index(self, s, f):
+        i = self._meld_index(s, meld.make(meld.PENG, f))
+        return i if i >= 0 and self.fei[4 * s + i] else -1
 
     def _check_baohu(self, s):
         """报胡: "在配牌结束后，所有家检查手牌，如果听牌，可以在自家摸牌前宣布报胡"; the
@@ -628,6 +680,8 @@ class Game:
             return 0
         if self._meld_index(s, meld.make(meld.PENG, f)) < 0 or not h[f]:
             return NOT_HELD
+        if self._fei_index(s, f) >= 0:
+            return WILD_TILE  # a 飞 holds a wild: 提 it first
         if self.status[s] & ST_LOCKED:
             return LOCKED
         if self.drawn != f and self.rs[R.P_BUGANG_WHEN] == 2:
@@ -711,6 +765,8 @@ class Game:
         elif kind == QINGHU:
             self.qing = 1
             self._do_discard(s, arg, ev)
+        elif kind == TI:
+            self._do_ti(s, arg)
         else:
             self.resp[s] = kind + 1
             self._try_resolve(ev)
@@ -754,6 +810,19 @@ class Game:
         self.wall -= 1
         self.ma_seat = ma_seat(self.dealer, self.np, f)
         self._after_deal(ev)
+
+    def _do_ti(self, s, f):
+        """提: the drawn real f goes into the 飞; its wild returns to the hand."""
+        i = self._fei_index(s, f)
+        w = self.fei[4 * s + i] - 1
+        h = self.hand[s]
+        h[f] -= 1
+        h[w] += 1
+        self.shown[f] += 1
+        self.shown[w] -= 1
+        self.fei[4 * s + i] = 0
+        self.drawn = -1  # the tile in hand is no longer the one drawn
+        self._w[s] = -1
 
     def _do_benjin(self, f, ev):
         """本金: turned face up out of the wall; its neighbours become wild."""
@@ -978,6 +1047,9 @@ class Game:
             if r == ZHIGANG + 1:
                 self._do_zhigang(t, d, f, ev)
                 return
+            if r == FEI + 1:
+                self._do_peng(t, d, f, ev, 1)
+                return
         self._clear_prompts()
         if self.phase == PH_ROB:
             self._complete_bugang(ev)
@@ -995,8 +1067,9 @@ class Game:
         f = self.pend
         if self.rs[R.P_GUOPENG]:
             for t in range(self.np):
-                if self.prompt[t] & C_PENG and self.resp[t] not in (PENG + 1, ZHIGANG + 1):
-                    self.gp_mask[t] |= 1 << f  # "过碰不碰"
+                if self.prompt[t] & (C_PENG | C_FEI) and self.resp[t] not in (
+                        PENG + 1, ZHIGANG + 1, FEI + 1):
+                    self.gp_mask[t] |= 1 << f  # "过碰不碰": 碰 or 飞 passed
         for t in range(self.np):
             if self.prompt[t] & C_HU and self.resp[t] != HU + 1 and self.status[t] & ST_BAOHU:
                 self.status[t] |= ST_NOHU  # "报胡后如果...他家点炮没胡...不能再食和"
@@ -1016,11 +1089,21 @@ class Game:
         self.disc[self.ndisc - 1] |= 0x80
         self.shown[self.pend] -= 1
 
-    def _do_peng(self, s, d, f, ev):
+    def _do_peng(self, s, d, f, ev, fei=0):
+        """碰 (two real copies), or 飞 (one real and one wild: the wild w1 if held)."""
         self._clear_prompts()
         self._claim_discard()
-        self.hand[s][f] -= 2
-        self.shown[f] += 3
+        h = self.hand[s]
+        if fei:
+            w = self.w1 if h[self.w1] else self.w2
+            h[f] -= 1
+            h[w] -= 1
+            self.shown[f] += 2
+            self.shown[w] += 1
+            self.fei[4 * s + self.nmeld[s]] = 1 + w
+        else:
+            h[f] -= 2
+            self.shown[f] += 3
         self._add_meld(s, meld.make(meld.PENG, f))
         self.calls += 1
         self._w[s] = -1
@@ -1189,12 +1272,12 @@ class Game:
             for f in range(27):
                 if not h[f]:
                     continue
-                for k in (DISCARD, ANGANG, BUGANG, QINGHU):
+                for k in (DISCARD, ANGANG, BUGANG, QINGHU, TI):
                     a = (k, s, f, t)
                     if not self.check(a):
                         out.append(a)
         elif ph in (PH_CLAIM, PH_ROB):
-            for k in (HU, PENG, ZHIGANG, PASS):
+            for k in (HU, PENG, ZHIGANG, FEI, PASS):
                 a = (k, s, -1, t)
                 if not self.check(a):
                     out.append(a)

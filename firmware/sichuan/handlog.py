@@ -4,11 +4,12 @@ Header (14 bytes):
     b"HL" | version 1 | ruleset CRC32 (4, LE) | players | dealer | direction
     | t0 (4, LE, milliseconds, unsigned)
 Records, each starting with a tag byte = kind << 3 | seat (seat 0..7):
-    action kinds 0..14 (sichuan.game: DEAL .. PASS, MA, BAOHU, QINGHU, BENJIN), then
+    action kinds 0..15 and 17 (sichuan.game: DEAL .. PASS, MA, BAOHU, QINGHU, BENJIN,
+    FEI, TI), then
       DEAL, EXCHANGE:                     count (1) | faces (1 each)
       DINGQUE, DRAW, DISCARD, BUGANG,
-      ANGANG, HU, MA, QINGHU, BENJIN:     arg (1; 255 = none)
-      PENG, ZHIGANG, PASS, BAOHU:         nothing
+      ANGANG, HU, MA, QINGHU, BENJIN, TI: arg (1; 255 = none)
+      PENG, ZHIGANG, PASS, BAOHU, FEI:    nothing
       then dt: the action's time minus the previous action's, in ms,
       zigzag varint (1 byte within +-63 ms, 2 within +-8191 ms, 3 beyond).
     PAY (kind 16, seat = payer): payee << 4 | pay reason (1) | amount varint.
@@ -29,7 +30,8 @@ REC_ACTION = const(0)
 REC_PAY = const(1)
 HEADER_LEN = const(14)
 
-_ARG1 = (G.DINGQUE, G.DRAW, G.DISCARD, G.BUGANG, G.ANGANG, G.HU, G.MA, G.QINGHU, G.BENJIN)
+_ARG1 = (G.DINGQUE, G.DRAW, G.DISCARD, G.BUGANG, G.ANGANG, G.HU, G.MA, G.QINGHU, G.BENJIN,
+         G.TI)
 _LIST = (G.DEAL, G.EXCHANGE)
 
 
@@ -156,7 +158,7 @@ def decode(buf):
             amount, i = _get_varint(buf, i + 1)
             recs.append((REC_PAY, seat, x >> 4, amount, x & 15))
             continue
-        if kind > G.BENJIN:
+        if kind > G.TI:
             raise ValueError("unknown hand log record %d at byte %d" % (kind, at))
         arg = -1  # type: object
         if kind in _LIST:

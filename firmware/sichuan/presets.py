@@ -169,7 +169,9 @@ _PRESETS = (
     #   (+1根 = a doubling, no 加底), 杠上花, 杠上炮, 抢杠胡, 海底, 和绝张, 本金 each +1根,
     #   无听用 "+1根+2番或+2根" (reading: +2根). 门清, 断幺九, 带幺九, 将对, 清带幺 不计.
     #   Cap: not in the column (清金钩钓 is 32); reading: 64番 ("64番封顶（川麻常用）").
-    #   Not played yet: 飞 (a 碰 with a wild) and 提.
+    #   飞: a 碰 with one real copy and one wild (reading: one wild); "碰完牌后，手中只有
+    #   听用时，此时只能飞"; 提 "需自己摸牌后": the tile just drawn; no 补杠 on a 飞
+    #   ("不能进行杠的操作") until it is 提'd. A wild in a 飞 is held (no 无听用).
     ("yibin", "xuezhan", (
         ("huansanzhang", 0), ("tingyong", 2), ("gang_no_fan", 1), ("guopeng", 1),
         ("peng_no_kong", 1), ("last4_forced", 1), ("guoshou", 2), ("cap", 6),

@@ -339,8 +339,6 @@ def table_can_run(rs, seats=4, shows_wild=False):
         return False, "players = %d but the table has %d seats" % (n, seats)
     if rs[P_TINGYONG] and not shows_wild:
         return False, "tingyong = %d: this table cannot show the 听用 wild tiles" % rs[P_TINGYONG]
-    if rs[P_TINGYONG]:
-        return False, "tingyong = %d: 飞 and 提 (宜宾) are not played yet" % rs[P_TINGYONG]
     dealt = n * rs[P_HAND_SIZE] + 1 + rs[P_JIAOMA]
     tiles = 0
     for s in range(3):

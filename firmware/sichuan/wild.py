@@ -211,11 +211,12 @@ _wbest = bytearray(30)
 _res = [0]             # best fan found (a list cell: no allocation per update)
 
 
-def score(rs, counts, melds, void, flags, out, w1, w2, benjin):
+def score(rs, counts, melds, void, flags, out, w1, w2, benjin, meld_wilds=0):
     """Fan (doublings) of a win whose concealed tiles hold wild copies of w1/w2:
     each wild stands for the face that makes the win worth most ("听用牌为万能
     牌"), as players claim it; -1 if no choice wins. Adds fan.BENJIN (three of
-    the 本金 face, wilds included) and fan.NOWILD (no wild held, nor in a meld).
+    the 本金 face, wilds included) and fan.NOWILD (no wild held, nor in a 飞:
+    meld_wilds counts those).
     Cost: every multiset of faces of the suits in play (not the void) for the
     W wild copies is tried, C(18 + W - 1, W) of them: 18 for one wild, 171
     for two, 1140 for three; only shapes that win are scored."""
@@ -232,7 +233,7 @@ def score(rs, counts, melds, void, flags, out, w1, w2, benjin):
         if (m & 31) == benjin:
             held += 3 if (m >> 5) & 3 == 0 else 4
     if wn == 0:
-        fl = flags | fan.NOWILD * (1 if not _meld_wild(melds) else 0)
+        fl = flags | (fan.NOWILD if not meld_wilds else 0)
         if _asg[benjin] + held >= 3:
             fl |= fan.BENJIN
         return fan.score(rs, _asg, melds, void, fl, out, -1)
@@ -244,10 +245,6 @@ def score(rs, counts, melds, void, flags, out, w1, w2, benjin):
         for i in range(n):
             out[i] = _wbest[i]
     return _res[0]
-
-
-def _meld_wild(melds):
-    return False  # 飞 melds are kept by the game; a meld int carries no wild mark
 
 
 def _assign(rs, fan, melds, void, flags, n, lo, suits, benjin, held):

@@ -89,10 +89,12 @@ def bot_choice(g, s, rng):
             return acts[kinds.index(G.ZHIGANG)]
         if m & C_PENG and G.PENG in kinds and rng.below(3) == 0:
             return acts[kinds.index(G.PENG)]
+        if G.FEI in kinds and rng.below(2):
+            return acts[kinds.index(G.FEI)]
         if G.PASS in kinds:
             return acts[kinds.index(G.PASS)]
         return acts[0]
-    for k in (G.ANGANG, G.BUGANG, G.BAOHU, G.QINGHU):
+    for k in (G.ANGANG, G.BUGANG, G.BAOHU, G.QINGHU, G.TI):
         if k in kinds and rng.below(2):
             return acts[kinds.index(k)]
     ds = [a for a in acts if a[0] == G.DISCARD]

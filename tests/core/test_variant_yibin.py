@@ -2,7 +2,7 @@
 
 from gamekit import act, discard, f_, ok, play, refused, rules
 from sichuan import claims as C
-from sichuan import fan, handlog, presets, tiles, wild
+from sichuan import fan, handlog, meld, presets, tiles, wild
 from sichuan import game as G
 from sichuan import ruleset as R
 from sichuan.settle import EV_PAY, EV_WIN
@@ -158,7 +158,63 @@ def test_table_needs_a_way_to_show_the_wilds():
     rs = presets.get("yibin")
     okay, why = R.table_can_run(rs)
     assert not okay and "听用" in why
-    assert R.table_can_run(rs, shows_wild=True)[0] is False  # 飞/提 not played yet
+    assert R.table_can_run(rs, shows_wild=True) == (True, "")
+
+
+# 本金 1m again; seat 1 holds the wild 9m and one 5p.
+H2 = ("123p456p789p11s578s", "9m345678m5p789p22p", "1133m5566m7788s2s",
+      "1s 444s 666s 3s 5s 77m 88m")
+V2 = (0, 2, 1, 1)
+
+
+def test_fei_a_peng_with_a_wild_then_ti():
+    """"飞：听用牌可代替其他牌进行飞（碰）的操作"; "提：若摸到的牌与飞中的牌相同，则可用摸到的牌
+    进行“提”的操作，再讲听用替换到自己的手里（需自己摸牌后才能提）"."""
+    g = _table(hands=H2, voids=V2)
+    act(g, G.DISCARD, 0, "5p")
+    assert g.prompt_mask(1) & C.C_FEI and not g.prompt_mask(1) & C.C_PENG
+    act(g, G.FEI, 1)
+    assert g.meld_list(1) == bytes((meld.make(meld.PENG, f_("5p")),))
+    assert g.fei[4] == 1 + f_("9m") and g.hand[1][f_("9m")] == 0 and g.hand[1][f_("5p")] == 0
+    assert bytes(g.located()) == bytes(g.seen)
+    discard(g, 1, "2p")
+    for s, t in ((2, "3s"), (3, "9s"), (0, "9s")):
+        act(g, G.DRAW, s, t)
+        discard(g, s, t)
+    act(g, G.DRAW, 1, "5p")
+    assert refused(g, (G.BUGANG, 1, f_("5p"))) == C.WILD_TILE  # a 飞 is no kong
+    act(g, G.TI, 1, "5p")
+    assert g.fei[4] == 0 and g.hand[1][f_("9m")] == 1 and g.hand[1][f_("5p")] == 0
+    assert bytes(g.located()) == bytes(g.seen)
+    assert refused(g, (G.DISCARD, 1, f_("9m"))) == C.WILD_TILE
+    discard(g, 1, "2p")
+
+
+def test_ti_only_with_the_tile_just_drawn():
+    g = _table(hands=H2, voids=V2)
+    act(g, G.DISCARD, 0, "5p")
+    act(g, G.FEI, 1)
+    assert refused(g, (G.TI, 1, f_("5p"))) == C.NOT_HELD  # nothing drawn
+    discard(g, 1, "2p")
+    for s, t in ((2, "3s"), (3, "9s"), (0, "9s")):
+        act(g, G.DRAW, s, t)
+        discard(g, s, t)
+    act(g, G.DRAW, 1, "4p")
+    assert refused(g, (G.TI, 1, f_("5p"))) == C.NOT_HELD
+
+
+def test_only_fei_when_a_peng_leaves_wilds_alone():
+    """"如果碰完牌后，手中只有听用时，此时只能飞，不能碰"."""
+    g = _table()
+    h = g.hand[2]
+    for f in range(27):
+        h[f] = 0
+    h[f_("8s")] = 2
+    h[f_("9m")] = 1  # 8s 8s and a wild: a 碰 would leave the wild alone
+    g._w[2] = -1
+    m = C.discard_mask(g, 2, f_("8s"))
+    assert m & C.C_FEI and not m & C.C_PENG
+    assert C.claim_reason(g, 2, C.C_PENG, f_("8s")) == C.WILD_TILE
 
 
 def test_bots_conserve_tiles_and_sum_to_zero():
