@@ -84,3 +84,33 @@ def test_out_of_turn_count_tag_and_refused_key():
     r.press(3, B.PENG)  # nothing to claim
     assert r.until(lambda: r.ctl.alerts.code[3] == alerts.REFUSED)
     assert r.ctl.accepted == n + 1
+
+
+def test_full_flash_refuses_a_new_hand_and_says_why():
+    import os
+
+    from table.controller import FULL, PLAY
+    from table.logstore import LOW_SPACE, LogStore
+
+    folder = "/tmp/mj_full_%d" % (os.getpid() if hasattr(os, "getpid") else 7)
+    logs = LogStore(folder, reserve=1 << 40)  # more free space than any flash has
+    r = TableRig(logs=logs)
+    r.frame(3)
+    assert r.ctl.state == FULL and r.ctl.why_not == LOW_SPACE
+    assert [r.text(s) for s in range(4)] == ["FULL"] * 4
+    r.put(0, 0, HANDS[0])  # tiles dealt anyway: nothing is accepted
+    r.frame(8)
+    assert r.ctl.accepted == 0 and logs.list() == []
+    r.take(0, 0, HANDS[0])
+    logs.reserve = 0  # the host took the logs
+    r.frame(60)
+    assert r.ctl.state == PLAY and logs.list() == [1]
+    r.put(0, 0, HANDS[0])
+    assert r.until(lambda: r.ctl.accepted == 1)
+    log = logs.open_log(1)
+    types = [rt for _, _, rt, _ in log.records()]
+    log.close()
+    assert types == [1, 2]  # the hand log header, then the deal
+    for name in os.listdir(folder):
+        os.remove(folder + "/" + name)
+    os.rmdir(folder)
