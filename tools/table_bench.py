@@ -5,8 +5,10 @@ One full 8-hand xuezhan match by bots on the virtual table, the firmware on
 the MicroPython unix port from build/firmware (.mpy), gives:
 - heap: the largest live heap (gc.mem_alloc() after a collection, sampled
   every 32 scan cycles and at the end) in the given -X heapsize; on the
-  unix port this includes the firmware's bytecode, which a .mpy import
-  loads into the heap (frozen into flash on a production board it would not);
+  unix port this includes the firmware's modules, which a .mpy import
+  loads into the heap (frozen into flash on a production board they would
+  not be), and the simulated chips; both are measured apart and taken off
+  for the board estimate;
 - the .mpy size of the firmware (what goes on the board: sichuan, table,
   drivers, boards/pico.py, main.py) and of the simulation-only modules;
 - CPU time per scan cycle (scan of the focus places + reading the table
@@ -51,6 +53,39 @@ def parse_stats(stdout):
     return None
 
 
+_IMPORTS = """
+import gc, sys
+sys.path.insert(0, %r)
+gc.collect()
+a0 = gc.mem_alloc()
+import asyncio
+from boards import pico, sim
+from boards.chipsim import machine_sim
+from sichuan import game, handlog, presets
+from table import blockdev, controller, enroll, logstore, recordlog, store
+gc.collect()
+a1 = gc.mem_alloc()
+b, t = sim.make()
+gc.collect()
+a2 = gc.mem_alloc()
+print("HEAP", a1 - a0, a2 - a1)
+"""
+
+
+def import_heap(heap="1M"):
+    """(bytes the firmware's modules take in the heap once imported from
+    .mpy, bytes of the simulated chips of one table) on the unix port."""
+    import subprocess
+
+    r = subprocess.run([V.MP, "-X", "heapsize=" + heap, "-c", _IMPORTS % V.FW],
+                       capture_output=True, text=True, timeout=60)
+    for ln in r.stdout.splitlines():
+        if ln.startswith("HEAP "):
+            a, b = ln.split()[1:]
+            return int(a), int(b)
+    raise RuntimeError("import heap: " + r.stderr[-300:])
+
+
 def table_figures(heap="320K", seed=2026, build=True):
     """dict of the figures (see the module docstring); raises RuntimeError if
     the match did not run through."""
@@ -67,9 +102,13 @@ def table_figures(heap="320K", seed=2026, build=True):
     per_cycle = (st["scan_us"] + st["step_us"]) / cyc
     lat = res["latency"]
     mean_lat = sum(lat) / len(lat) if lat else 0.0
+    code, sims = import_heap()
     return {
         "table_heap_size_bytes": st["heap"],
         "table_heap_live_peak_bytes": st["live_peak"],
+        "table_heap_modules_bytes": code,
+        "table_heap_chip_sims_bytes": sims,
+        "table_heap_peak_without_modules_and_sims_bytes": st["live_peak"] - code - sims,
         "table_heap_target_bytes": 65536,
         "table_mpy_board_bytes": board,
         "table_mpy_sim_bytes": sim,
