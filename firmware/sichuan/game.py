@@ -280,6 +280,8 @@ class Game:
     def hand_after_claim(self, s, f, real, wilds):
         """True if, after a 碰 (real 2) or 飞 (real 1, wilds 1) of f, seat s
         still holds a tile it may discard (a hand of wilds alone cannot go on)."""
+        if self.w1 < 0:
+            return True  # no wilds: a hand that can 碰 keeps a tile
         h = self.hand[s]
         n = 0
         for x in range(27):

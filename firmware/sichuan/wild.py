@@ -224,8 +224,12 @@ def score(rs, counts, melds, void, flags, out, w1, w2, benjin, meld_wilds=0):
     from . import ruleset as R
 
     wn = counts[w1] + counts[w2]
+    n = 0
     for f in range(27):
         _asg[f] = counts[f]
+        n += counts[f]
+    if n != rs[R.P_HAND_SIZE] + 1 - 3 * len(melds):
+        return -1
     _asg[w1] = 0
     _asg[w2] = 0
     held = 0
