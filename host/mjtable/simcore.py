@@ -364,6 +364,10 @@ class Sim:
         for s in range(self.np):
             k = n + (1 if s == g.dealer else 0)
             do((G.DEAL, s, [wall.pop() for _ in range(k)]))
+        if g.phase == G.PH_DEAL and rs[R.P_JIAOMA]:
+            do((G.MA, g.dealer, wall.pop(0)))  # 叫马: a tile from the wall's far end
+        if g.phase == G.PH_DEAL and rs[R.P_TINGYONG]:
+            do((G.BENJIN, g.dealer, wall.pop()))  # 宜宾 本金: the next tile, turned
         if g.phase == G.PH_EXCHANGE:
             for s in range(self.np):
                 do((G.EXCHANGE, s, self.bots[s].exchange(g, rs)))
