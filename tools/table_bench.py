@@ -86,7 +86,7 @@ def import_heap(heap="1M"):
     raise RuntimeError("import heap: " + r.stderr[-300:])
 
 
-def table_figures(heap="320K", seed=2026, build=True):
+def table_figures(heap=V.HEAP, seed=2026, build=True):
     """dict of the figures (see the module docstring); raises RuntimeError if
     the match did not run through."""
     if build:

@@ -22,7 +22,7 @@ import virtual_table as V  # noqa: E402
 from sichuan import fan  # noqa: E402
 from sichuan import game as G  # noqa: E402
 
-HEAP = "320K"  # the .mpy modules live in the unix port's heap (see docs/alerts.md)
+HEAP = V.HEAP  # the .mpy modules live in the unix port's heap (tools/virtual_table.py)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -47,6 +47,32 @@ def wins(vt):
     return [(h, e) for h, e in vt.events if e[0] == 4]
 
 
+def multi_win(vt):
+    by = {}
+    for h, e in wins(vt):
+        if e[4] >= 0:
+            by.setdefault((h, e[4], e[5]), []).append(e[1])
+    return any(len(v) > 1 for v in by.values())
+
+
+def qianggang(vt):
+    return any(e[3] & fan.QIANGGANG for _, e in wins(vt))
+
+
+def liuju(vt):
+    ends = [e for _, e in vt.events if e[0] == 5]
+    return bool(ends) and ends[-1][1] == G.END_WALL
+
+
+def find_seed(preset, want, seeds=range(1, 400)):
+    """A seed whose first hand, played by the bots on the engine alone, has
+    what `want(vt)` looks for (the engine evolves; the scenario stays)."""
+    for seed in seeds:
+        if want(V.dry_run(V.VirtualTable(preset, seed, hands=1))):
+            return seed
+    pytest.skip("no seed in range gives the scenario")
+
+
 def test_every_alert_raised_then_put_right():
     kinds = ["void", "turn", "fifth", "count", "refused", "tag", "two"]
     vt = V.VirtualTable("xuezhan", 3, hands=3, mistakes=kinds)
@@ -65,29 +91,25 @@ def test_corrected_void_discard_keeps_the_game():
 
 
 def test_yipao_duoxiang():
-    vt = V.VirtualTable("xuezhan", 7, hands=1)
+    vt = V.VirtualTable("xuezhan", find_seed("xuezhan", multi_win), hands=1)
     play(vt)
-    by = {}
-    for h, e in wins(vt):
-        if e[4] >= 0:
-            by.setdefault((h, e[4], e[5]), []).append(e[1])
-    assert any(len(v) > 1 for v in by.values())  # one discard, two winners
+    assert multi_win(vt)  # one discard, two winners, on the firmware too
 
 
 def test_qianggang_and_liuju_settlement():
-    vt = V.VirtualTable("xuezhan", 39, hands=1)
+    seed = find_seed("xuezhan", lambda vt: qianggang(vt) and liuju(vt))
+    vt = V.VirtualTable("xuezhan", seed, hands=1)
     play(vt)
-    assert any(e[3] & fan.QIANGGANG for _, e in wins(vt))
-    ends = [e for _, e in vt.events if e[0] == 5]
-    assert ends and ends[-1][1] == G.END_WALL  # 流局: the wall ran out, checks settled
+    assert qianggang(vt) and liuju(vt)  # 抢杠胡; the wall ran out: 流局 checks settled
 
 
 def test_xueliu_lock_refuses_a_locked_discard():
-    vt = V.VirtualTable("xueliu", 39, hands=1, mistakes=["locked"])
+    seed = find_seed("xueliu", lambda vt: len(wins(vt)) >= 2)
+    vt = V.VirtualTable("xueliu", seed, hands=1, mistakes=["locked"])
     r = play(vt, preset="xueliu")
     assert vt.mistakes == [] and vt.episodes[0][0] == "locked" and vt.episodes[0][3]
     assert 7 in r["alerts_seen"]
-    assert any(e[3] & fan.QIANGGANG for _, e in wins(vt))
+    assert len(wins(vt)) >= 2  # play went on after the first win (血流)
 
 
 def test_bot_hands_with_missed_phantom_and_duplicate_reads():
