@@ -169,7 +169,7 @@ class VirtualTable:
     """The physical table and its players; tick(status) once per frame."""
 
     def __init__(self, preset="xuezhan", seed=1, dup=0.0, unknown=0.0, hands=None,
-                 wait_limit=600, script=None, mistakes=None):
+                 wait_limit=600, script=None, mistakes=None, silent_claims=False):
         self.rs = presets.get(preset)
         self.seed = seed
         self.rng = random.Random(seed)
@@ -209,6 +209,8 @@ class VirtualTable:
         self.moves = 0
         self.discard_at = None
         self.later = []  # moves to make once the firmware has caught up
+        self.silent_claims = silent_claims  # players never answer a claim prompt
+        self.timeouts = 0
         self.latency = []  # frames from a discard on the rack to its acceptance
 
     # --- the physical table -----------------------------------------------
@@ -527,6 +529,13 @@ class VirtualTable:
                 for _ in range(n):
                     self._move(self._on(2 * s, f), 2 * s, 2 * s + 1)
                 self._apply((kind, s, f))
+        elif ph in (G.PH_CLAIM, G.PH_ROB) and self.silent_claims:
+            # nobody answers: the table's claim window runs out and passes for them
+            for s in range(4):
+                if g.prompt_mask(s):
+                    a = G.PASS if g.check((G.PASS, s, -1, 0)) != MUST_WIN else G.HU
+                    self._apply((a, s, -1))
+                    self.timeouts += 1
         elif ph in (G.PH_CLAIM, G.PH_ROB):
             for s in range(4):
                 if g.prompt_mask(s):

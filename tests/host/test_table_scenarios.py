@@ -112,6 +112,14 @@ def test_xueliu_lock_refuses_a_locked_discard():
     assert len(wins(vt)) >= 2  # play went on after the first win (血流)
 
 
+def test_claim_window_runs_out_and_passes_for_the_silent():
+    # in-process (the controller on CPython): fast, and the timing is the point
+    vt = V.VirtualTable("xuezhan", 11, hands=1, silent_claims=True, wait_limit=2000)
+    r = V.run_inprocess(vt, claim_ms=1500)
+    assert r["mismatch"] == [] and r["stuck"] is None
+    assert vt.timeouts > 0 and r["totals"] == r["truth_totals"]
+
+
 def test_bot_hands_with_missed_phantom_and_duplicate_reads():
     total = int(os.environ.get("MJ_BOT_HANDS", "16"))
     seed = 100
