@@ -169,7 +169,8 @@ class VirtualTable:
     """The physical table and its players; tick(status) once per frame."""
 
     def __init__(self, preset="xuezhan", seed=1, dup=0.0, unknown=0.0, hands=None,
-                 wait_limit=600, script=None, mistakes=None, silent_claims=False):
+                 wait_limit=600, script=None, mistakes=None, silent_claims=False,
+                 hasty=False):
         self.rs = presets.get(preset)
         self.seed = seed
         self.rng = random.Random(seed)
@@ -210,6 +211,7 @@ class VirtualTable:
         self.discard_at = None
         self.later = []  # moves to make once the firmware has caught up
         self.silent_claims = silent_claims  # players never answer a claim prompt
+        self.hasty = hasty  # a 血流 自摸 tile is laid aside while 胡 is pressed
         self.timeouts = 0
         self.latency = []  # frames from a discard on the rack to its acceptance
 
@@ -517,7 +519,11 @@ class VirtualTable:
                 if g.rs[R.P_MODE] == R.MODE_XUELIU:
                     for e in evs:
                         if e[0] == 4:  # EV_WIN: the won tile goes aside after the 胡
-                            self.later.append((self._on(2 * s, e[5]), 2 * s, None))
+                            mv = (self._on(2 * s, e[5]), 2 * s, None)
+                            if self.hasty:  # ... or with it, while 胡 is pressed
+                                self._move(*mv)
+                            else:
+                                self.later.append(mv)
             elif kind == G.DISCARD:
                 t = self._on(2 * s, f)
                 self._move(t, 2 * s, None)

@@ -281,7 +281,18 @@ class Controller:
             return
         if sc.pending:
             return  # a tile is still arriving somewhere: read the table once it is still
+        if self._hu_down():
+            return  # 胡 is being pressed: the tile laid aside with it is not a discard
         self._apply((a[0], a[1], a[2], now), now, False)
+
+    def _hu_down(self):
+        bs = getattr(self.board, "buttons", None)
+        if not bs:
+            return False
+        for b in bs:
+            if b.pressed(B.HU):
+                return True
+        return False
 
     def _claim_timer(self, now):
         g = self.game

@@ -120,6 +120,14 @@ def test_claim_window_runs_out_and_passes_for_the_silent():
     assert vt.timeouts > 0 and r["totals"] == r["truth_totals"]
 
 
+def test_xueliu_zimo_tile_laid_aside_while_hu_is_pressed():
+    seed = find_seed("xueliu", lambda vt: any(e[4] < 0 for _, e in wins(vt)))
+    vt = V.VirtualTable("xueliu", seed, hands=1, hasty=True)
+    r = V.run_inprocess(vt)
+    assert r["mismatch"] == [] and r["stuck"] is None
+    assert r["totals"] == r["truth_totals"]
+
+
 def test_bot_hands_with_missed_phantom_and_duplicate_reads():
     total = int(os.environ.get("MJ_BOT_HANDS", "16"))
     seed = 100
