@@ -40,7 +40,7 @@ def test_payments_sum_to_zero_and_tiles_conserved():
 def _probe(g, rng, wall):
     """Try random actions; each illegal one must be refused and change nothing."""
     for _ in range(3):
-        kind = rng.below(11)
+        kind = rng.below(18)  # every action kind, 16 (no action) too
         seat = rng.below(5)
         arg = rng.below(30) - 1
         if kind in (G.DEAL, G.EXCHANGE):
@@ -56,7 +56,7 @@ def _probe(g, rng, wall):
 
 
 def test_illegal_actions_change_nothing():
-    for name in ("xuezhan", "xueliu", "tfmj-2024", "chengdu"):
+    for name in ("xuezhan", "xueliu", "tfmj-2024", "chengdu", "duankagen", "yibin"):
         for _rs, _seed, g in _hands(name, 4, probe=_probe):
             assert sum(g.delta) == 0
 
