@@ -89,9 +89,16 @@ _VARIANT_OFF = (
 
 
 def unsupported(rs, seats=SEATS):
-    """None if this table can run ruleset rs, else (param id, reason text)."""
-    if rs[R.P_PLAYERS] > seats:
-        return R.P_PLAYERS, "players = %d but the table has %d seats" % (rs[R.P_PLAYERS], seats)
+    """None if this table can run ruleset rs, else (param id, reason text).
+
+    First what no table of this build can run (the core's table_can_run: seats,
+    听用 the displays cannot show, a deal larger than the tiles), then the
+    variants whose observations the controller does not infer yet."""
+    ok, why = R.table_can_run(rs, seats)
+    if not ok:  # the detail names the parameter, as table_can_run's checks go
+        if rs[R.P_PLAYERS] > seats:
+            return R.P_PLAYERS, why
+        return (R.P_TINGYONG if rs[R.P_TINGYONG] else R.P_HAND_SIZE), why
     for pid, off in _VARIANT_OFF:
         if rs[pid] != off:
             return pid, "%s = %d: variant not played by this table" % (R.param_name(pid), rs[pid])
