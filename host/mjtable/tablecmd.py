@@ -139,6 +139,9 @@ def push_rules(link: L.Link, rs, wait: float = 60.0) -> None:
 
 def rules_push(args):
     rs = rulefile.load(args.spec)
+    ok, why = ruleset.table_can_run(rs)  # the table refuses with the same words; say it first
+    if not ok:
+        raise BadInput("%s: %s" % (args.spec, why))
     link = findport.connect(args, need_key=True)
     push_rules(link, rs, args.wait)
     d = link.info()
