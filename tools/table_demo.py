@@ -8,7 +8,8 @@ The displays are read back from the HT16K33 simulators' display RAM (sent
 by the firmware every frame) and drawn as 7-segment digits; the dot under a
 display is the seat's LED (green: turn, blue: may claim, red: alert, gold:
 has won, grey: owes a setup step). At the end: each hand's points and the
-final scores, the firmware's beside the virtual table's own engine replay.
+final scores: the table's, the engine's replay of the hand logs the
+firmware wrote to its (LittleFS) flash, and the virtual table's own engine.
 """
 
 import os
@@ -68,8 +69,12 @@ def score_table(res):
     lines = ["", "hand   " + "".join("%8s" % ("seat %d" % s) for s in range(4))]
     for i, d in enumerate(res["hand_deltas"]):
         lines.append("%4d   " % (i + 1) + "".join("%8d" % x for x in d))
-    lines.append("final  " + "".join("%8d" % x for x in (res["totals"] or [])) + "   (table)")
-    lines.append("replay " + "".join("%8d" % x for x in res["truth_totals"]) + "   (engine)")
+    lines.append("final  " + "".join("%8d" % x for x in (res["totals"] or [])) +
+                 "   the table's displays")
+    lines.append("logs   " + "".join("%8d" % x for x in (res["replay_totals"] or [])) +
+                 "   the engine replaying the hand logs on the table's flash")
+    lines.append("truth  " + "".join("%8d" % x for x in res["truth_totals"]) +
+                 "   the virtual table's own engine")
     return "\n".join(lines)
 
 
@@ -102,10 +107,11 @@ def main(argv):
     if live and res["status"] is not None:
         print(render(res["status"], vt))
     print(score_table(res))
-    ok = not res["mismatch"] and not res["stuck"] and res["totals"] == res["truth_totals"]
+    ok = (not res["mismatch"] and not res["stuck"]
+          and res["totals"] == res["truth_totals"] == res["replay_totals"])
     print("\n%d hands, %d actions read off the table in %d scan frames, %.1f s; %s" % (
         res["hands"], res["accepted"], res["frames"], time.monotonic() - t0,
-        "scores agree with the engine's replay" if ok else "MISMATCH"))
+        "every score agrees" if ok else "MISMATCH"))
     stats = [ln for ln in (res["stdout"] or "").splitlines() if ln.startswith("STATS")]
     if stats:
         print("firmware: " + stats[-1][6:])
