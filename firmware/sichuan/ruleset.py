@@ -61,84 +61,85 @@ ZIMO = const(23)
 # Parameters: (name, min, max, default). Defaults are the `xuezhan` preset
 # (seed 002). The id of a parameter is its index; P_FAN0 + pattern id is the
 # fan value of a pattern. Never reorder: append and bump FORMAT_VERSION.
-_SPEC = (
-    # -- the table and the deal
-    ("players", 2, 5, 4),            # seats that play
-    ("suits", 1, 7, 7),              # bitmask of suits in play: 1 m, 2 p, 4 s
-    ("hand_size", 7, 13, 13),        # tiles dealt to a non-dealer
-    ("mode", 0, 1, 0),               # 0 血战到底, 1 血流成河
-    ("xueliu_lock", 0, 1, 1),        # 血流: hand locked after the first win (seed 002)
-    ("huansanzhang", 0, 1, 1),       # 换三张
-    ("hsz_dirs", 1, 7, 7),           # allowed directions: 1 clockwise, 2 counter, 4 across
-    ("dingque", 0, 2, 1),            # 0 no void (断卡根), 1 定缺 declared, 2 缺一门 undeclared
+_SPEC = """\
+# name             min   max default
+# -- the table and the deal
+players                2     5     4  # seats that play
+suits                  1     7     7  # bitmask of suits in play: 1 m, 2 p, 4 s
+hand_size              7    13    13  # tiles dealt to a non-dealer
+mode                   0     1     0  # 0 血战到底, 1 血流成河
+xueliu_lock            0     1     1  # 血流: hand locked after the first win (seed 002)
+huansanzhang           0     1     1  # 换三张
+hsz_dirs               1     7     7  # allowed directions: 1 clockwise, 2 counter, 4 across
+dingque                0     2     1  # 0 no void (断卡根), 1 定缺 declared, 2 缺一门 undeclared
                                      #   (a win lacks some suit; 花猪 holds all three)
-    # -- scoring
-    ("fan_shown_offset", 0, 1, 0),   # shown fan = doublings + offset (1: 平胡 is 1番)
-    ("cap", -1, 15, 4),              # 封顶 in doublings; -1 no cap
-    ("zimo_bonus", 0, 1, 1),         # 自摸加底: each payer adds this (加番 is fan.zimo)
-    ("base_points", 1, 1000, 1),     # 底分: points per unit
-    ("gen_in_longqidui", 0, 1, 1),   # 1: the four in 龙七对 also counts as 根
-    ("tianhu_alone", 0, 1, 0),       # 1: 天胡/地胡 do not combine with other patterns
-    ("menqing_zimo_only", 0, 1, 0),  # 门清 only on a self-draw (seed 000 成都)
-    # -- kongs (刮风下雨)
-    ("gang_zhi", 0, 32, 2),          # 直杠: the discarder pays
-    ("gang_zhi_others", 0, 32, 0),   # 毛毛雨: each other payer also pays
-    ("gang_bu", 0, 32, 1),           # 补杠: each payer pays
-    ("gang_an", 0, 32, 2),           # 暗杠: each payer pays
-    ("bugang_when", 0, 2, 0),        # 0 any time, 1 late 补杠 earns nothing, 2 late 补杠 illegal
-    ("gang_payers", 0, 2, 0),        # who pays kongs and self-draws: 0 players still in the
+# -- scoring
+fan_shown_offset       0     1     0  # shown fan = doublings + offset (1: 平胡 is 1番)
+cap                   -1    15     4  # 封顶 in doublings; -1 no cap
+zimo_bonus             0     1     1  # 自摸加底: each payer adds this (加番 is fan.zimo)
+base_points            1  1000     1  # 底分: points per unit
+gen_in_longqidui       0     1     1  # 1: the four in 龙七对 also counts as 根
+tianhu_alone           0     1     0  # 1: 天胡/地胡 do not combine with other patterns
+menqing_zimo_only      0     1     0  # 门清 only on a self-draw (seed 000 成都)
+# -- kongs (刮风下雨)
+gang_zhi               0    32     2  # 直杠: the discarder pays
+gang_zhi_others        0    32     0  # 毛毛雨: each other payer also pays
+gang_bu                0    32     1  # 补杠: each payer pays
+gang_an                0    32     2  # 暗杠: each payer pays
+bugang_when            0     2     0  # 0 any time, 1 late 补杠 earns nothing, 2 late 补杠 illegal
+gang_payers            0     2     0  # who pays kongs and self-draws: 0 players still in the
                                      #   hand, 1 all other seats, 2 those who have not won
-    ("zhuanyi", 0, 3, 0),            # 呼叫转移: 0 off, 1 each winner gets it all,
+zhuanyi                0     3     0  # 呼叫转移: 0 off, 1 each winner gets it all,
                                      #   2 ceil split (discarder pays rounding), 3 even split
-    ("zhuanyi_chain", 0, 1, 0),      # chained kongs transfer together
-    ("diangang_hua", 0, 2, 0),       # 点杠花: 0 self-draw, 1 the kong giver pays for all,
+zhuanyi_chain          0     1     0  # chained kongs transfer together
+diangang_hua           0     2     0  # 点杠花: 0 self-draw, 1 the kong giver pays for all,
                                      #   2 a discard win on the giver
-    ("qianggang", 0, 1, 1),          # 抢杠胡 allowed on a 补杠
-    ("haidi_gang", 0, 1, 0),         # the last tile may be konged
-    ("gang_no_fan", 0, 1, 0),        # 杠进不杠出: kongs earn no money (宜宾)
-    # -- claims and passes
-    ("guoshou", 0, 3, 0),            # 过手胡: 0 none, 1 same tile, 2 same or lower fan,
+qianggang              0     1     1  # 抢杠胡 allowed on a 补杠
+haidi_gang             0     1     0  # the last tile may be konged
+gang_no_fan            0     1     0  # 杠进不杠出: kongs earn no money (宜宾)
+# -- claims and passes
+guoshou                0     3     0  # 过手胡: 0 none, 1 same tile, 2 same or lower fan,
                                      #   3 any tile, each until the player's next draw
-    ("last4_forced", 0, 1, 0),       # 最后四张必胡
-    # -- end of the hand (流局)
-    ("huazhu", -1, 999, 16),         # 查花猪: paid to each payee; -1 the cap value, 0 off
-    ("huazhu_payees", 0, 1, 0),      # 0 every non-花猪 (winners too), 1 only those still in
-    ("chajiao", 0, 2, 1),            # 查大叫: 0 off, 1 pay the largest value, 2 the smallest
-    ("sijiao", 0, 1, 1),             # 死叫 counts as ready
-    ("tuigang", 0, 1, 1),            # 退杠钱 by a player not ready
-    ("tuigang_first", 0, 1, 0),      # refund before the 查叫 payments (T/TFMJ order)
-    ("huazhu_chajiao", 0, 1, 0),     # a 花猪 also pays 查叫 to ready players
-    # -- the match
-    ("dealer_next", 0, 4, 0),        # 0 first winner (multi-win: discarder), 1 discarder,
+last4_forced           0     1     0  # 最后四张必胡
+# -- end of the hand (流局)
+huazhu                -1   999    16  # 查花猪: paid to each payee; -1 the cap value, 0 off
+huazhu_payees          0     1     0  # 0 every non-花猪 (winners too), 1 only those still in
+chajiao                0     2     1  # 查大叫: 0 off, 1 pay the largest value, 2 the smallest
+sijiao                 0     1     1  # 死叫 counts as ready
+tuigang                0     1     1  # 退杠钱 by a player not ready
+tuigang_first          0     1     0  # refund before the 查叫 payments (T/TFMJ order)
+huazhu_chajiao         0     1     0  # a 花猪 also pays 查叫 to ready players
+# -- the match
+dealer_next            0     4     0  # 0 first winner (multi-win: discarder), 1 discarder,
                                      #   self-draw or 流局 keeps, 2 rotate, 3 keep always,
                                      #   4 drawn at random by the table each hand
-    ("hands", 1, 99, 8),             # hands per match
-    ("start_points", -999, 9999, 100),
-    ("max_winners", 1, 4, 3),        # 血战: the hand ends at this many winners
-    # -- variants (issue 6; defined now so the format stays)
-    ("tingyong", 0, 8, 0),           # 宜宾 听用 wild tiles: how many faces' copies (0 off)
-    ("benjin_fan", -1, 15, -1),      # 宜宾 本金
-    ("wu_tingyong_fan", -1, 15, -1), # 宜宾 无听用
-    ("baohu", 0, 1, 0),              # 断卡根 报胡
-    ("baohu_fan", -1, 15, -1),
-    ("qinghu", 0, 1, 0),             # 断卡根 请胡
-    ("xiaohu", 0, 1, 1),             # 小胡 (no-fan win) allowed
-    ("ka_fan", -1, 15, -1),          # 断卡根 卡 (self-draw, each 456)
-    ("yingka_fan", -1, 15, -1),      # 断卡根 硬卡
-    ("jiaoma", 0, 1, 0),             # 叫马
-    # -- scoring, continued
-    ("jgd_absorbs_dd", 0, 1, 0),     # 金钩钓 replaces 对对胡 instead of adding to it
-    # -- 断卡根 (issue 6)
-    ("haidi_claim", 0, 1, 1),        # the last tile's discard may be claimed (碰/杠);
+hands                  1    99     8  # hands per match
+start_points        -999  9999   100
+max_winners            1     4     3  # 血战: the hand ends at this many winners
+# -- variants (issue 6; defined now so the format stays)
+tingyong               0     8     0  # 宜宾 听用 wild tiles: how many faces' copies (0 off)
+benjin_fan            -1    15    -1  # 宜宾 本金
+wu_tingyong_fan       -1    15    -1  # 宜宾 无听用
+baohu                  0     1     0  # 断卡根 报胡
+baohu_fan             -1    15    -1
+qinghu                 0     1     0  # 断卡根 请胡
+xiaohu                 0     1     1  # 小胡 (no-fan win) allowed
+ka_fan                -1    15    -1  # 断卡根 卡 (self-draw, each 456)
+yingka_fan            -1    15    -1  # 断卡根 硬卡
+jiaoma                 0     1     0  # 叫马
+# -- scoring, continued
+jgd_absorbs_dd         0     1     0  # 金钩钓 replaces 对对胡 instead of adding to it
+# -- 断卡根 (issue 6)
+haidi_claim            0     1     1  # the last tile's discard may be claimed (碰/杠);
                                      #   0: "海底牌不能碰杠"
-    ("qinghupao_fan", -1, 15, -1),   # 请胡炮: winning on another's 请胡 discard adds this
-    ("baohu_pay_fan", 0, 15, 0),     # a 报胡 seat that pays before it won adds this much fan
-    ("zimo_payers", 0, 3, 3),        # who pays a self-draw: 0..2 as gang_payers, 3 the same
+qinghupao_fan         -1    15    -1  # 请胡炮: winning on another's 请胡 discard adds this
+baohu_pay_fan          0    15     0  # a 报胡 seat that pays before it won adds this much fan
+zimo_payers            0     3     3  # who pays a self-draw: 0..2 as gang_payers, 3 the same
                                      #   seats as gang_payers
-    # -- 宜宾 (issue 6)
-    ("guopeng", 0, 1, 0),            # 过碰不碰: a passed 碰 of a face, not again until one's draw
-    ("peng_no_kong", 0, 1, 0),       # 碰后不准立即杠牌: no kong in the turn of a 碰
-)
+# -- 宜宾 (issue 6)
+guopeng                0     1     0  # 过碰不碰: a passed 碰 of a face, not again until one's draw
+peng_no_kong           0     1     0  # 碰后不准立即杠牌: no kong in the turn of a 碰
+"""
 
 # Fan values of the patterns, appended after _SPEC (doublings).
 _FAN_DEFAULTS = (
@@ -210,11 +211,31 @@ MODE_XUEZHAN = const(0)
 MODE_XUELIU = const(1)
 
 
+def _rows():
+    """(pid, name, min, max, default) of each parameter before the fan values.
+
+    Parsed from _SPEC as needed: the table stays text in flash and costs no
+    heap (rulesets are checked at boot and when pushed, never in play)."""
+    pid = 0
+    for line in _SPEC.split("\n"):
+        f = line.split("#", 1)[0].split()
+        if f:
+            yield pid, f[0], int(f[1]), int(f[2]), int(f[3])
+            pid += 1
+
+
+def _row(pid):
+    for row in _rows():
+        if row[0] == pid:
+            return row
+    raise IndexError("no parameter %d" % pid)
+
+
 def param_name(pid):
     """`cap` for P_CAP; `fan.qingyise` for P_FAN0 + QINGYISE."""
     if pid >= P_FAN0:
         return "fan." + PATTERNS[pid - P_FAN0]
-    return _SPEC[pid][0]
+    return _row(pid)[1]
 
 
 def param_id(name):
@@ -225,9 +246,9 @@ def param_id(name):
             if PATTERNS[i] == pat:
                 return P_FAN0 + i
     else:
-        for i in range(P_FAN0):
-            if _SPEC[i][0] == name:
-                return i
+        for row in _rows():
+            if row[1] == name:
+                return row[0]
     raise KeyError("unknown ruleset parameter %r" % name)
 
 
@@ -235,14 +256,19 @@ def bounds(pid):
     """(min, max) of a parameter."""
     if pid >= P_FAN0:
         return (NONE, AT_CAP)
-    s = _SPEC[pid]
-    return (s[1], s[2])
+    row = _row(pid)
+    return (row[2], row[3])
 
 
 def default(pid):
     if pid >= P_FAN0:
         return _FAN_DEFAULTS[pid - P_FAN0]
-    return _SPEC[pid][3]
+    return _row(pid)[4]
+
+
+def _in_range(name, v, lo, hi):
+    if v < lo or v > hi:
+        raise ValueError("%s = %d is out of range %d..%d" % (name, v, lo, hi))
 
 
 class Ruleset:
@@ -250,7 +276,9 @@ class Ruleset:
 
     def __init__(self, name="xuezhan", values=None):
         self.name = name
-        self.values = [default(i) for i in range(NPARAMS)] if values is None else list(values)
+        if values is None:
+            values = [row[4] for row in _rows()] + list(_FAN_DEFAULTS)
+        self.values = list(values)
         self.check()
 
     def __getitem__(self, pid):
@@ -270,11 +298,10 @@ class Ruleset:
     def check(self):
         if len(self.values) != NPARAMS:
             raise ValueError("ruleset has %d parameters, expected %d" % (len(self.values), NPARAMS))
-        for i in range(NPARAMS):
-            lo, hi = bounds(i)
-            v = self.values[i]
-            if v < lo or v > hi:
-                raise ValueError("%s = %d is out of range %d..%d" % (param_name(i), v, lo, hi))
+        for pid, name, lo, hi, _ in _rows():
+            _in_range(name, self.values[pid], lo, hi)
+        for i in range(NPATTERNS):
+            _in_range("fan." + PATTERNS[i], self.values[P_FAN0 + i], NONE, AT_CAP)
         nb = len(self.name.encode())
         if nb == 0 or nb > 32:
             raise ValueError("ruleset name must be 1..32 bytes")

@@ -301,3 +301,14 @@ def test_every_truncation_is_rejected():
 def test_empty_and_tiny_blobs():
     for b in (b"", b"S", b"SR", b"SR\x01", bytes(8), bytes(9)):
         raises(ValueError, R.from_blob, b)
+
+
+def test_spec_table_has_one_row_per_parameter_id():
+    """ruleset._SPEC is text parsed on demand: its rows must line up with the P_* ids."""
+    from sichuan import ruleset as R
+
+    rows = list(R._rows())
+    assert len(rows) == R.P_FAN0
+    assert [r[0] for r in rows] == list(range(R.P_FAN0))
+    assert R.param_id("cap") == R.P_CAP and R.param_id("jiaoma") == R.P_JIAOMA
+    assert R.param_name(R.P_PENG_NO_KONG) == "peng_no_kong"
