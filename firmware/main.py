@@ -23,7 +23,8 @@ from sichuan import presets
 from table import store
 from table.logstore import LogStore
 
-ENROLL_FILE = "enroll.bin"
+ENROLL_FILE = "enroll.bin"  # the names table.hostcmds stores them under
+RULES_FILE = "ruleset.bin"
 LOG_DIR = "logs"
 PRESET = "xuezhan"
 
@@ -127,7 +128,21 @@ def boot(board, root, enrollment_blob=None, claim_ms=5000, preset=PRESET):
     failed = board.init()
     if failed:
         print("chips not answering:", failed)
-    return Controller(board, presets.get(preset), en, logs, claim_ms=claim_ms)
+    return Controller(board, active_rules(root, preset), en, logs, claim_ms=claim_ms)
+
+
+def active_rules(root, preset):
+    """The ruleset the host pushed (RULES_FILE, as table.hostcmds stores it),
+    else the named preset."""
+    from sichuan import ruleset as R
+
+    status, blob = store.load(root + "/" + RULES_FILE)
+    if status == store.OK:
+        try:
+            return R.from_blob(blob)
+        except ValueError:
+            print("stored ruleset refused; playing", preset)
+    return presets.get(preset)
 
 
 def main_board():
