@@ -173,6 +173,9 @@ class Controller:
         if st == PLAY:
             self._play(now)
         elif st == IDLE or st == FULL:
+            if not self.scanner.enroll.complete():
+                self.display.text = "Enr "  # no tiles known: enroll them from the host
+                return
             if self.scanner.empty() and (st == IDLE or elapsed(now, self._full_at) >= 2000):
                 self.start_hand(now)
         elif st == END:

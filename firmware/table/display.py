@@ -8,7 +8,8 @@ Per seat, by priority:
    net of the payments of the last pay_ms; 7 segments have no '+'), steady;
 4. a setup step the seat still owes: "C3  " give three tiles (换三张),
    "q-  " choose the 缺 suit with a suit key; or a text the controller sets
-   for the whole table ("End ", "FULL", "rEAd");
+   for the whole table ("FULL": no room for a new hand's log, "Enr ": no
+   enrollment map yet);
 5. otherwise the seat's score (match total including this hand), right
    aligned, clamped to -999..9999; the decimal point after digit 1, 2 or 3
    (counting from the left) marks the 缺 suit 万, 筒 or 条; the colon is lit

@@ -114,3 +114,35 @@ def test_full_flash_refuses_a_new_hand_and_says_why():
     for name in os.listdir(folder):
         os.remove(folder + "/" + name)
     os.rmdir(folder)
+
+
+def test_no_hand_without_an_enrollment_map():
+    from table.controller import IDLE
+    from table.enroll import Enrollment
+
+    r = TableRig()
+    r.ctl.scanner.enroll = Enrollment()
+    r.frame(3)
+    assert r.ctl.state == IDLE and r.ctl.game is None
+    assert [r.text(s) for s in range(4)] == ["Enr "] * 4
+
+
+def test_alerts_are_logged_with_the_hand():
+    import os
+
+    from table.controller import REC_ALERT
+    from table.logstore import LogStore
+
+    folder = "/tmp/mj_alog_%d" % (os.getpid() if hasattr(os, "getpid") else 9)
+    logs = LogStore(folder)
+    r = TableRig(logs=logs)
+    r.frame(2)
+    r.put(0, 0, range(0, 15))  # one tile too many for the dealer
+    assert r.until(lambda: r.ctl.alerts.code[0] == alerts.COUNT, 120)
+    log = logs.open_log(logs.list()[-1])
+    recs = [(rt, p) for _, _, rt, p in log.records()]
+    log.close()
+    assert (REC_ALERT, recs[-1][1]) == recs[-1] and recs[-1][1][:2] == bytes((0, alerts.COUNT))
+    for name in os.listdir(folder):
+        os.remove(folder + "/" + name)
+    os.rmdir(folder)
