@@ -228,9 +228,14 @@ def test_unauthenticated_changes_are_refused(table, env, capsys):
 
 
 def test_an_unplayable_variant_is_refused_with_its_reason(table, env, capsys):
+    # what no table can run (听用 it cannot show): the host says so before sending
     (env / "yibin.toml").write_text('base = "xuezhan"\nname = "yibin"\ntingyong = 2\n')
     code, _, err = run(capsys, "rules", "push", str(env / "yibin.toml"), "--port", table.path)
-    assert code == 2 and "tingyong = 2: variant not played by this table" in err
+    assert code == 2 and "tingyong = 2: this table cannot show the 听用 wild tiles" in err
+    # what this controller does not play yet (叫马): the table refuses with its reason
+    (env / "ma.toml").write_text('base = "xuezhan"\nname = "ma"\njiaoma = 1\n')
+    code, _, err = run(capsys, "rules", "push", str(env / "ma.toml"), "--port", table.path)
+    assert code == 2 and "jiaoma = 1: variant not played by this table" in err
     assert session(table).info()["rules"] == "xuezhan"
 
 
