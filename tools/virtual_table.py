@@ -673,14 +673,16 @@ def run(vt, miss=0.0, phantom=0.0, heap=HEAP, claim_ms=5000, frame_ms=50, on_fra
     if os.path.exists(image):
         # the engine's own replay of the hand logs the firmware wrote to flash
         script = os.path.join(ROOT, "tools", "table_replay.py")
-        rp = subprocess.run([mp, "-X", "heapsize=1M", script, image, preset],
-                            capture_output=True, text=True, timeout=120)
-        for ln in rp.stdout.splitlines():
-            if ln.startswith("REPLAY"):
-                replay = [int(x) for x in ln.split("totals=")[1].split(",")]
-        if replay is None:
-            errout = (errout or "") + rp.stdout + rp.stderr
-        os.remove(image)
+        try:
+            rp = subprocess.run([mp, "-X", "heapsize=1M", script, image, preset],
+                                capture_output=True, text=True, timeout=120)
+            for ln in rp.stdout.splitlines():
+                if ln.startswith("REPLAY"):
+                    replay = [int(x) for x in ln.split("totals=")[1].split(",")]
+            if replay is None:
+                errout = (errout or "") + rp.stdout + rp.stderr
+        finally:
+            os.remove(image)
     return {
         "replay_totals": replay,
         "frames": vt.frames, "accepted": st.accepted if st else 0, "expected": vt.count,
