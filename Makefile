@@ -10,7 +10,7 @@ STAMP   := $(VENV)/.setup-stamp
 FW      := firmware
 HEAP    ?= 96K
 
-.PHONY: setup test test-py test-mp lint typecheck firmware demo bench deploy clean
+.PHONY: setup test test-py test-mp lint typecheck firmware demo demo-calc bench deploy clean
 
 setup: $(STAMP)
 
@@ -42,7 +42,13 @@ typecheck: setup
 firmware: setup
 	$(BIN)/python tools/build_firmware.py $(FW) build/firmware
 
+# An 8-hand xuezhan match by bots on the virtual table, the firmware on the
+# MicroPython unix port, the four seat displays drawn live.
 demo: setup
+	$(BIN)/python tools/table_demo.py
+
+# Seed 002's worked example through the calculator and the settle tool.
+demo-calc: setup
 	$(BIN)/python tools/demo.py
 
 bench: setup firmware

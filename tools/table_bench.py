@@ -2,13 +2,13 @@
 table_figures()).
 
 One full 8-hand xuezhan match by bots on the virtual table, the firmware on
-the MicroPython unix port from build/firmware (.mpy), gives:
+the MicroPython unix port from build/firmware (.mpy in a ROMFS image, run in
+place: tools/mprun.py), gives:
 - heap: the largest live heap (gc.mem_alloc() after a collection, sampled
-  every 32 scan cycles and at the end) in the given -X heapsize; on the
-  unix port this includes the firmware's modules, which a .mpy import
-  loads into the heap (frozen into flash on a production board they would
-  not be), and the simulated chips; both are measured apart and taken off
-  for the board estimate;
+  every 32 scan cycles and at the end) in the given -X heapsize; it includes
+  what importing the modules builds (dictionaries, constant tables) and the
+  simulated chips; both are measured apart and taken off for the estimate
+  of the firmware's own data;
 - the .mpy size of the firmware (what goes on the board: sichuan, table,
   drivers, boards/pico.py, main.py) and of the simulation-only modules;
 - CPU time per scan cycle (scan of the focus places + reading the table
@@ -54,8 +54,7 @@ def parse_stats(stdout):
 
 
 _IMPORTS = """
-import gc, sys
-sys.path.insert(0, %r)
+import gc
 gc.collect()
 a0 = gc.mem_alloc()
 import asyncio
@@ -73,12 +72,21 @@ print("HEAP", a1 - a0, a2 - a1)
 
 
 def import_heap(heap="1M"):
-    """(bytes the firmware's modules take in the heap once imported from
-    .mpy, bytes of the simulated chips of one table) on the unix port."""
+    """(bytes the firmware's modules take in the heap once imported, their
+    code in place in ROMFS as the demo runs them, bytes of the simulated
+    chips of one table) on the unix port."""
+    import shutil
     import subprocess
+    import tempfile
 
-    r = subprocess.run([V.MP, "-X", "heapsize=" + heap, "-c", _IMPORTS % V.FW],
-                       capture_output=True, text=True, timeout=60)
+    with tempfile.TemporaryDirectory() as tmp:
+        rom = os.path.join(tmp, "fw")
+        shutil.copytree(V.FW, rom)  # the firmware plus the probe, as one image
+        with open(os.path.join(rom, "heapprobe.py"), "w") as f:
+            f.write(_IMPORTS)
+        cmd = [sys.executable, os.path.join(HERE, "mprun.py"), "--heap", heap, "--rom", rom,
+               "heapprobe"]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     for ln in r.stdout.splitlines():
         if ln.startswith("HEAP "):
             a, b = ln.split()[1:]
@@ -121,6 +129,43 @@ def table_figures(heap=V.HEAP, seed=2026, build=True):
         "table_match_cycles": st["cycles"],
         "table_match_actions": res["accepted"],
     }
+
+
+def section(quick=False):
+    """The `table` section of build/bench.json (tools/bench.py); one match either way."""
+    f = table_figures()
+    f["targets"] = {
+        "heap_fits_96k": {"value": f["table_heap_live_peak_bytes"], "target": 96 * 1024,
+                          "ok": f["table_heap_live_peak_bytes"] <= 96 * 1024},
+        "peak_under_64k": {"value": f["table_heap_live_peak_bytes"], "target": 65536,
+                           "ok": f["table_heap_live_peak_bytes"] <= 65536},
+    }
+    return f
+
+
+def table(f):
+    def ok(name):
+        return "PASS" if f["targets"][name]["ok"] else "FAIL"
+
+    return "\n".join((
+        "table firmware on the unix port: one 8-hand match by bots (%d actions, %d scan cycles)"
+        % (f["table_match_actions"], f["table_match_cycles"]),
+        "",
+        "heap (-X heapsize=%d): live peak %d B  (%s fits 96 KB, %s peak under 64 KB)"
+        % (f["table_heap_size_bytes"], f["table_heap_live_peak_bytes"], ok("heap_fits_96k"),
+           ok("peak_under_64k")),
+        "  of which module dictionaries/tables %d B, chip simulators %d B, the rest %d B"
+        % (f["table_heap_modules_bytes"], f["table_heap_chip_sims_bytes"],
+           f["table_heap_peak_without_modules_and_sims_bytes"]),
+        "  (64-bit build: object pointers are twice the RP2040's)",
+        ".mpy: board %d B, simulation only %d B" % (f["table_mpy_board_bytes"],
+                                                   f["table_mpy_sim_bytes"]),
+        "CPU per scan cycle %.0f us mean (scan %.0f + game %.0f), %d us max"
+        % (f["table_scan_cycle_us_mean"], f["table_scan_us_mean"], f["table_step_us_mean"],
+           f["table_scan_cycle_us_max"]),
+        "rack change to display: %.1f cycles, %.0f us CPU"
+        % (f["table_change_to_display_cycles_mean"], f["table_change_to_display_us_mean"]),
+    ))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 the virtual table, with the firmware running on the MicroPython unix port
 from the compiled .mpy files, the four seat displays drawn live.
 
-    python tools/table_demo.py [--seed N] [--miss 0.02] [--heap 384K] [--quiet]
+    python tools/table_demo.py [--seed N] [--miss 0.02] [--heap 256K] [--quiet]
 
 The displays are read back from the HT16K33 simulators' display RAM (sent
 by the firmware every frame) and drawn as 7-segment digits; the dot under a
@@ -23,7 +23,7 @@ sys.path.insert(0, HERE)
 import build_firmware  # noqa: E402
 import virtual_table as V  # noqa: E402
 
-DEMO_HEAP = V.HEAP  # see tools/virtual_table.py: the .mpy modules live in the heap
+DEMO_HEAP = V.HEAP  # see tools/virtual_table.py: why not 96K yet
 SEATS = ("东 E", "南 S", "西 W", "北 N")
 LED = ("  ", "\x1b[42m  \x1b[0m", "\x1b[44m  \x1b[0m", "\x1b[41m  \x1b[0m", "\x1b[43m  \x1b[0m",
        "\x1b[47m  \x1b[0m")

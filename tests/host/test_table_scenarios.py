@@ -22,7 +22,7 @@ import virtual_table as V  # noqa: E402
 from sichuan import fan  # noqa: E402
 from sichuan import game as G  # noqa: E402
 
-HEAP = V.HEAP  # the .mpy modules live in the unix port's heap (tools/virtual_table.py)
+HEAP = V.HEAP  # tools/virtual_table.py says why not 96K yet
 
 
 @pytest.fixture(scope="module", autouse=True)
