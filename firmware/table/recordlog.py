@@ -38,6 +38,7 @@ import os
 
 from micropython import const
 from table.crc import crc32
+from table.le import put_u32, u16, u32
 
 HEADER_BYTES = const(12)
 OVERHEAD = const(18)  # per record: 6 header + 4 CRC + 8 chain
@@ -59,26 +60,11 @@ class LogError(Exception):
     pass
 
 
-def _u16(b, i):
-    return b[i] | (b[i + 1] << 8)
-
-
-def _u32(b, i):
-    return b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)
-
-
-def _put_u32(b, i, v):
-    b[i] = v & 0xFF
-    b[i + 1] = (v >> 8) & 0xFF
-    b[i + 2] = (v >> 16) & 0xFF
-    b[i + 3] = (v >> 24) & 0xFF
-
-
 def _file_header(log_id):
     h = bytearray(HEADER_BYTES)
     h[0:4] = _MAGIC
-    _put_u32(h, 4, log_id)
-    _put_u32(h, 8, crc32(memoryview(h)[:8]))
+    put_u32(h, 4, log_id)
+    put_u32(h, 8, crc32(memoryview(h)[:8]))
     return h
 
 
@@ -183,9 +169,9 @@ class RecordLog:
         # The header is written whole (temp file + rename), so a short one is damage.
         if f.readinto(mv[:HEADER_BYTES]) != HEADER_BYTES:
             return BAD_FILE, 0, 0, size
-        if bytes(mv[:4]) != _MAGIC or crc32(mv[:8]) != _u32(mv, 8):
+        if bytes(mv[:4]) != _MAGIC or crc32(mv[:8]) != u32(mv, 8):
             return BAD_FILE, 0, 0, size
-        self.log_id = _u32(mv, 4)
+        self.log_id = u32(mv, 4)
         chain = hashlib.sha256(mv[:HEADER_BYTES]).digest()[:CHAIN_BYTES]
         self.chain = chain
         pos = HEADER_BYTES
@@ -211,15 +197,15 @@ class RecordLog:
             if (got >= 1 and mv[0] != _SYNC) or (got >= 2 and mv[1] == 0):
                 return -BAD_HEADER
             return -TORN
-        n = _u16(mv, 2)
-        if mv[0] != _SYNC or (n ^ _u16(mv, 4)) != 0xFFFF or n > MAX_PAYLOAD or mv[1] == 0:
+        n = u16(mv, 2)
+        if mv[0] != _SYNC or (n ^ u16(mv, 4)) != 0xFFFF or n > MAX_PAYLOAD or mv[1] == 0:
             return -BAD_HEADER
         total = OVERHEAD + n
         if left < total:
             return -TORN
         if f.readinto(mv[6:total]) != total - 6:
             return -TORN
-        if crc32(mv[: 6 + n]) != _u32(mv, 6 + n):
+        if crc32(mv[: 6 + n]) != u32(mv, 6 + n):
             return -BAD_CRC
         h = hashlib.sha256(prev)
         h.update(mv[: 10 + n])
@@ -253,7 +239,7 @@ class RecordLog:
         b[4] = (n & 0xFF) ^ 0xFF
         b[5] = (n >> 8) ^ 0xFF
         mv[6 : 6 + n] = payload
-        _put_u32(b, 6 + n, crc32(mv[: 6 + n]))
+        put_u32(b, 6 + n, crc32(mv[: 6 + n]))
         h = hashlib.sha256(self.chain)
         h.update(mv[: 10 + n])
         c = h.digest()[:CHAIN_BYTES]
@@ -304,7 +290,7 @@ class RecordLog:
             for _ in range(index):
                 f.seek(pos + 2)
                 f.readinto(mv[:2])
-                pos += OVERHEAD + _u16(mv, 0)
+                pos += OVERHEAD + u16(mv, 0)
         return pos
 
     def read_at(self, offset):
@@ -323,12 +309,12 @@ class RecordLog:
         mv = self._mv
         if f.readinto(mv[:6]) != 6:
             raise ValueError("no record at offset %d" % offset)
-        n = _u16(mv, 2)
-        if mv[0] != _SYNC or (n ^ _u16(mv, 4)) != 0xFFFF or n > MAX_PAYLOAD:
+        n = u16(mv, 2)
+        if mv[0] != _SYNC or (n ^ u16(mv, 4)) != 0xFFFF or n > MAX_PAYLOAD:
             raise ValueError("no record at offset %d" % offset)
         if offset + OVERHEAD + n > self.end or f.readinto(mv[6 : OVERHEAD + n]) != 12 + n:
             raise ValueError("record at offset %d runs past the end" % offset)
-        if crc32(mv[: 6 + n]) != _u32(mv, 6 + n):
+        if crc32(mv[: 6 + n]) != u32(mv, 6 + n):
             raise ValueError("bad CRC at offset %d" % offset)
         return n
 

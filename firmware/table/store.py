@@ -27,6 +27,7 @@ import os
 
 from micropython import const
 from table.crc import crc32
+from table.le import put_u32, u32
 
 OK = const(0)
 MISSING = const(1)
@@ -38,25 +39,14 @@ _HDR = const(12)
 _VERSION = const(1)
 
 
-def _u32(b, i):
-    return b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)
-
-
-def _put_u32(b, i, v):
-    b[i] = v & 0xFF
-    b[i + 1] = (v >> 8) & 0xFF
-    b[i + 2] = (v >> 16) & 0xFF
-    b[i + 3] = (v >> 24) & 0xFF
-
-
 def header(data):
     """The 12-byte header for payload `data` (bytes-like)."""
     h = bytearray(_HDR)
     h[0] = 0x4D  # 'M'
     h[1] = 0x4A  # 'J'
     h[2] = _VERSION
-    _put_u32(h, 4, len(data))
-    _put_u32(h, 8, crc32(data))
+    put_u32(h, 4, len(data))
+    put_u32(h, 8, crc32(data))
     return h
 
 
@@ -96,7 +86,7 @@ def load(path):
         h = f.read(_HDR)
         if len(h) < _HDR or h[0] != 0x4D or h[1] != 0x4A or h[2] != _VERSION or h[3]:
             return CORRUPT, None
-        n = _u32(h, 4)
+        n = u32(h, 4)
         if n > MAX_BYTES:
             return CORRUPT, None
         data = f.read(n)
@@ -106,7 +96,7 @@ def load(path):
         return CORRUPT, None
     finally:
         f.close()
-    if crc32(data) != _u32(h, 8):
+    if crc32(data) != u32(h, 8):
         return CORRUPT, None
     return OK, data
 
