@@ -61,85 +61,86 @@ ZIMO = const(23)
 # Parameters: (name, min, max, default). Defaults are the `xuezhan` preset
 # (seed 002). The id of a parameter is its index; P_FAN0 + pattern id is the
 # fan value of a pattern. Never reorder: append and bump FORMAT_VERSION.
-_SPEC = """\
-# name             min   max default
-# -- the table and the deal
-players                2     5     4  # seats that play
-suits                  1     7     7  # bitmask of suits in play: 1 m, 2 p, 4 s
-hand_size              7    13    13  # tiles dealt to a non-dealer
-mode                   0     1     0  # 0 血战到底, 1 血流成河
-xueliu_lock            0     1     1  # 血流: hand locked after the first win (seed 002)
-huansanzhang           0     1     1  # 换三张
-hsz_dirs               1     7     7  # allowed directions: 1 clockwise, 2 counter, 4 across
-dingque                0     2     1  # 0 no void (断卡根), 1 定缺 declared, 2 缺一门 undeclared
-                                     #   (a win lacks some suit; 花猪 holds all three)
-# -- scoring
-fan_shown_offset       0     1     0  # shown fan = doublings + offset (1: 平胡 is 1番)
-cap                   -1    15     4  # 封顶 in doublings; -1 no cap
-zimo_bonus             0     1     1  # 自摸加底: each payer adds this (加番 is fan.zimo)
-base_points            1  1000     1  # 底分: points per unit
-gen_in_longqidui       0     1     1  # 1: the four in 龙七对 also counts as 根
-tianhu_alone           0     1     0  # 1: 天胡/地胡 do not combine with other patterns
-menqing_zimo_only      0     1     0  # 门清 only on a self-draw (seed 000 成都)
-# -- kongs (刮风下雨)
-gang_zhi               0    32     2  # 直杠: the discarder pays
-gang_zhi_others        0    32     0  # 毛毛雨: each other payer also pays
-gang_bu                0    32     1  # 补杠: each payer pays
-gang_an                0    32     2  # 暗杠: each payer pays
-bugang_when            0     2     0  # 0 any time, 1 late 补杠 earns nothing, 2 late 补杠 illegal
-gang_payers            0     2     0  # who pays kongs and self-draws: 0 players still in the
-                                     #   hand, 1 all other seats, 2 those who have not won
-zhuanyi                0     3     0  # 呼叫转移: 0 off, 1 each winner gets it all,
-                                     #   2 ceil split (discarder pays rounding), 3 even split
-zhuanyi_chain          0     1     0  # chained kongs transfer together
-diangang_hua           0     2     0  # 点杠花: 0 self-draw, 1 the kong giver pays for all,
-                                     #   2 a discard win on the giver
-qianggang              0     1     1  # 抢杠胡 allowed on a 补杠
-haidi_gang             0     1     0  # the last tile may be konged
-gang_no_fan            0     1     0  # 杠进不杠出: kongs earn no money (宜宾)
-# -- claims and passes
-guoshou                0     3     0  # 过手胡: 0 none, 1 same tile, 2 same or lower fan,
-                                     #   3 any tile, each until the player's next draw
-last4_forced           0     1     0  # 最后四张必胡
-# -- end of the hand (流局)
-huazhu                -1   999    16  # 查花猪: paid to each payee; -1 the cap value, 0 off
-huazhu_payees          0     1     0  # 0 every non-花猪 (winners too), 1 only those still in
-chajiao                0     2     1  # 查大叫: 0 off, 1 pay the largest value, 2 the smallest
-sijiao                 0     1     1  # 死叫 counts as ready
-tuigang                0     1     1  # 退杠钱 by a player not ready
-tuigang_first          0     1     0  # refund before the 查叫 payments (T/TFMJ order)
-huazhu_chajiao         0     1     0  # a 花猪 also pays 查叫 to ready players
-# -- the match
-dealer_next            0     4     0  # 0 first winner (multi-win: discarder), 1 discarder,
-                                     #   self-draw or 流局 keeps, 2 rotate, 3 keep always,
-                                     #   4 drawn at random by the table each hand
-hands                  1    99     8  # hands per match
-start_points        -999  9999   100
-max_winners            1     4     3  # 血战: the hand ends at this many winners
-# -- variants (issue 6; defined now so the format stays)
-tingyong               0     8     0  # 宜宾 听用 wild tiles: how many faces' copies (0 off)
-benjin_fan            -1    15    -1  # 宜宾 本金
-wu_tingyong_fan       -1    15    -1  # 宜宾 无听用
-baohu                  0     1     0  # 断卡根 报胡
-baohu_fan             -1    15    -1
-qinghu                 0     1     0  # 断卡根 请胡
-xiaohu                 0     1     1  # 小胡 (no-fan win) allowed
-ka_fan                -1    15    -1  # 断卡根 卡 (self-draw, each 456)
-yingka_fan            -1    15    -1  # 断卡根 硬卡
-jiaoma                 0     1     0  # 叫马
-# -- scoring, continued
-jgd_absorbs_dd         0     1     0  # 金钩钓 replaces 对对胡 instead of adding to it
-# -- 断卡根 (issue 6)
-haidi_claim            0     1     1  # the last tile's discard may be claimed (碰/杠);
-                                     #   0: "海底牌不能碰杠"
-qinghupao_fan         -1    15    -1  # 请胡炮: winning on another's 请胡 discard adds this
-baohu_pay_fan          0    15     0  # a 报胡 seat that pays before it won adds this much fan
-zimo_payers            0     3     3  # who pays a self-draw: 0..2 as gang_payers, 3 the same
-                                     #   seats as gang_payers
-# -- 宜宾 (issue 6)
-guopeng                0     1     0  # 过碰不碰: a passed 碰 of a face, not again until one's draw
-peng_no_kong           0     1     0  # 碰后不准立即杠牌: no kong in the turn of a 碰
-"""
+_SPEC = (
+    # "name min max default", one parameter a line, in id order
+    # -- the table and the deal
+    "players 2 5 4\n"                 # seats that play
+    "suits 1 7 7\n"                   # bitmask of suits in play: 1 m, 2 p, 4 s
+    "hand_size 7 13 13\n"             # tiles dealt to a non-dealer
+    "mode 0 1 0\n"                    # 0 血战到底, 1 血流成河
+    "xueliu_lock 0 1 1\n"             # 血流: hand locked after the first win (seed 002)
+    "huansanzhang 0 1 1\n"            # 换三张
+    "hsz_dirs 1 7 7\n"                # allowed directions: 1 clockwise, 2 counter, 4 across
+    "dingque 0 2 1\n"                 # 0 no void (断卡根), 1 定缺 declared, 2 缺一门 undeclared
+                                      #   (a win lacks some suit; 花猪 holds all three)
+    # -- scoring
+    "fan_shown_offset 0 1 0\n"        # shown fan = doublings + offset (1: 平胡 is 1番)
+    "cap -1 15 4\n"                   # 封顶 in doublings; -1 no cap
+    "zimo_bonus 0 1 1\n"              # 自摸加底: each payer adds this (加番 is fan.zimo)
+    "base_points 1 1000 1\n"          # 底分: points per unit
+    "gen_in_longqidui 0 1 1\n"        # 1: the four in 龙七对 also counts as 根
+    "tianhu_alone 0 1 0\n"            # 1: 天胡/地胡 do not combine with other patterns
+    "menqing_zimo_only 0 1 0\n"       # 门清 only on a self-draw (seed 000 成都)
+    # -- kongs (刮风下雨)
+    "gang_zhi 0 32 2\n"               # 直杠: the discarder pays
+    "gang_zhi_others 0 32 0\n"        # 毛毛雨: each other payer also pays
+    "gang_bu 0 32 1\n"                # 补杠: each payer pays
+    "gang_an 0 32 2\n"                # 暗杠: each payer pays
+    "bugang_when 0 2 0\n"             # 0 any time, 1 late 补杠 earns nothing, 2 late 补杠 illegal
+    "gang_payers 0 2 0\n"             # who pays kongs and self-draws: 0 players still in the
+                                      #   hand, 1 all other seats, 2 those who have not won
+    "zhuanyi 0 3 0\n"                 # 呼叫转移: 0 off, 1 each winner gets it all, 2 ceil split
+                                      #   (discarder pays rounding), 3 even split
+    "zhuanyi_chain 0 1 0\n"           # chained kongs transfer together
+    "diangang_hua 0 2 0\n"            # 点杠花: 0 self-draw, 1 the kong giver pays for all, 2 a
+                                      #   discard win on the giver
+    "qianggang 0 1 1\n"               # 抢杠胡 allowed on a 补杠
+    "haidi_gang 0 1 0\n"              # the last tile may be konged
+    "gang_no_fan 0 1 0\n"             # 杠进不杠出: kongs earn no money (宜宾)
+    # -- claims and passes
+    "guoshou 0 3 0\n"                 # 过手胡: 0 none, 1 same tile, 2 same or lower fan, 3 any
+                                      #   tile, each until the player's next draw
+    "last4_forced 0 1 0\n"            # 最后四张必胡
+    # -- end of the hand (流局)
+    "huazhu -1 999 16\n"              # 查花猪: paid to each payee; -1 the cap value, 0 off
+    "huazhu_payees 0 1 0\n"           # 0 every non-花猪 (winners too), 1 only those still in
+    "chajiao 0 2 1\n"                 # 查大叫: 0 off, 1 pay the largest value, 2 the smallest
+    "sijiao 0 1 1\n"                  # 死叫 counts as ready
+    "tuigang 0 1 1\n"                 # 退杠钱 by a player not ready
+    "tuigang_first 0 1 0\n"           # refund before the 查叫 payments (T/TFMJ order)
+    "huazhu_chajiao 0 1 0\n"          # a 花猪 also pays 查叫 to ready players
+    # -- the match
+    "dealer_next 0 4 0\n"             # 0 first winner (multi-win: discarder), 1 discarder, self-
+                                      #   draw or 流局 keeps, 2 rotate, 3 keep always, 4 drawn at
+                                      #   random by the table each hand
+    "hands 1 99 8\n"                  # hands per match
+    "start_points -999 9999 100\n"
+    "max_winners 1 4 3\n"             # 血战: the hand ends at this many winners
+    # -- variants (issue 6; defined now so the format stays)
+    "tingyong 0 8 0\n"                # 宜宾 听用 wild tiles: how many faces' copies (0 off)
+    "benjin_fan -1 15 -1\n"           # 宜宾 本金
+    "wu_tingyong_fan -1 15 -1\n"      # 宜宾 无听用
+    "baohu 0 1 0\n"                   # 断卡根 报胡
+    "baohu_fan -1 15 -1\n"
+    "qinghu 0 1 0\n"                  # 断卡根 请胡
+    "xiaohu 0 1 1\n"                  # 小胡 (no-fan win) allowed
+    "ka_fan -1 15 -1\n"               # 断卡根 卡 (self-draw, each 456)
+    "yingka_fan -1 15 -1\n"           # 断卡根 硬卡
+    "jiaoma 0 1 0\n"                  # 叫马
+    # -- scoring, continued
+    "jgd_absorbs_dd 0 1 0\n"          # 金钩钓 replaces 对对胡 instead of adding to it
+    # -- 断卡根 (issue 6)
+    "haidi_claim 0 1 1\n"             # the last tile's discard may be claimed (碰/杠); 0:
+                                      #   "海底牌不能碰杠"
+    "qinghupao_fan -1 15 -1\n"        # 请胡炮: winning on another's 请胡 discard adds this
+    "baohu_pay_fan 0 15 0\n"          # a 报胡 seat that pays before it won adds this much fan
+    "zimo_payers 0 3 3\n"             # who pays a self-draw: 0..2 as gang_payers, 3 the same
+                                      #   seats as gang_payers
+    # -- 宜宾 (issue 6)
+    "guopeng 0 1 0\n"                 # 过碰不碰: a passed 碰 of a face, not again until one's
+                                      #   draw
+    "peng_no_kong 0 1 0\n"            # 碰后不准立即杠牌: no kong in the turn of a 碰
+)
 
 # Fan values of the patterns, appended after _SPEC (doublings).
 _FAN_DEFAULTS = (
