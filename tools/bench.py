@@ -259,7 +259,8 @@ def core_section(quick):
 # (e.g. "simulator": hands/s, "engine": heap, "link": log pull throughput)
 # as a function (quick) -> dict, and a printer in PRINTERS.
 SECTIONS = {"core": core_section}
-_EXTRA = (("engine", "engine_bench"), ("table", "table_bench"), ("link", "link_bench"))
+_EXTRA = (("engine", "engine_bench"), ("wild", "bench_wild"), ("table", "table_bench"),
+          ("link", "link_bench"))
 
 
 def run(quick, only=None):

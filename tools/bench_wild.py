@@ -37,7 +37,8 @@ def _with_wilds(hands, k):
     return out
 
 
-def main():
+def figures(quick=False):
+    """Calls per second on this interpreter, and the bytes one wild call allocates."""
     w, _h = bench_mp.hands()
     res = {"hands": len(w)}
     specs = [("plain", "waits_mask", shape.waits_mask, w)]
@@ -46,14 +47,41 @@ def main():
         res["hands_w%d" % k] = len(items)
         specs.append(("wild%d" % k, "waits_mask",
                       lambda it: wild.waits_mask(it[0], it[1], it[2]), items))
-    budget = bench_mp.QUICK_S if "--quick" in sys.argv else bench_mp.BUDGET_S
+    budget = bench_mp.QUICK_S if quick else bench_mp.BUDGET_S
     r = bench_mp.rates(specs, budget)
     for name in r:
         res[name] = r[name]
     items = _with_wilds(w, 2)
     res["wild_bytes"] = bench_mp._worst(lambda it: wild.waits_mask(it[0], it[1], it[2]),
                                         items)[0] if items and bench_mp.MICRO else 0
-    print(json.dumps(res))
+    return res
 
 
-main()
+def section(quick=False):
+    """The `wild` section of build/bench.json: both interpreters, side by side."""
+    import os
+    import subprocess
+
+    mp = os.path.join(os.path.dirname(sys.executable), "micropython")
+    cmd = [mp, __file__] + (["--quick"] if quick else [])
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    return {"cpython": figures(quick), "micropython": json.loads(out.splitlines()[-1])}
+
+
+def table(res):
+    lines = ["宜宾 听用 waits (wild.waits_mask) against the plain waits call, calls per second", "",
+             "%-12s %10s %10s %10s %10s" % ("", "plain", "0 wild", "1 wild", "2 wilds")]
+    for interp in ("cpython", "micropython"):
+        r = res[interp]
+        lines.append("%-12s %10.0f %10.0f %10.0f %10.0f" % (
+            interp, r["plain"]["waits_mask_per_s"], r["wild0"]["waits_mask_per_s"],
+            r["wild1"]["waits_mask_per_s"], r["wild2"]["waits_mask_per_s"]))
+    mp = res["micropython"]
+    lines.append("board projection (unix port x 130): 1 wild %.1f ms, 2 wilds %.1f ms per call; "
+                 "allocates %d B" % (130e3 / mp["wild1"]["waits_mask_per_s"],
+                                     130e3 / mp["wild2"]["waits_mask_per_s"], mp["wild_bytes"]))
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(json.dumps(figures("--quick" in sys.argv)))
