@@ -99,6 +99,9 @@ def unsupported(rs, seats=SEATS):
         if rs[R.P_PLAYERS] > seats:
             return R.P_PLAYERS, why
         return (R.P_TINGYONG if rs[R.P_TINGYONG] else R.P_HAND_SIZE), why
+    if rs[R.P_PLAYERS] != seats:  # the controller reads every seat of the table
+        return R.P_PLAYERS, "players = %d: this table plays with all %d seats" % (
+            rs[R.P_PLAYERS], seats)
     for pid, off in _VARIANT_OFF:
         if rs[pid] != off:
             return pid, "%s = %d: variant not played by this table" % (R.param_name(pid), rs[pid])

@@ -158,6 +158,10 @@ def test_rules_push_activates_only_a_whole_valid_supported_blob():
         five = presets.get("xuezhan")
         five.set(R.P_PLAYERS, 5)
         assert _status(t.put(F.OBJ_RULES, five.to_blob())) == (F.E_ARG, R.P_PLAYERS)
+        # fewer players than seats: the controller reads all four seats
+        assert _status(t.put(F.OBJ_RULES, presets.get("erren").to_blob())) == (
+            F.E_ARG, R.P_PLAYERS)
+        assert "players = 2" in t.info()["refused"]
         # without the MAC, or with the wrong key
         x = presets.get("xueliu").to_blob()
         assert t.put(F.OBJ_RULES, x, mac=False)[0] == F.E_AUTH
