@@ -213,6 +213,7 @@ class VirtualTable:
         self.moves = 0
         self.discard_at = None
         self.later = []  # moves to make once the firmware has caught up
+        self.drawn = [-1] * 4  # the physical tile each seat drew last
         self.silent_claims = silent_claims  # players never answer a claim prompt
         self.hasty = hasty  # a 血流 自摸 tile is laid aside while 胡 is pressed
         self.timeouts = 0
@@ -383,6 +384,7 @@ class VirtualTable:
                 return
             self.hand_deltas.append(tuple(g.delta))
             self.match.finish(g)
+            self.later = []  # a last 自摸 ended the hand: the table is cleared anyway
             self.clear()
             self.stage = "clear"
             return
@@ -512,6 +514,7 @@ class VirtualTable:
             s = g.turn
             t = self.wall.pop()
             self._move(t, None, 2 * s)
+            self.drawn[s] = t
             self._apply((G.DRAW, s, t // 4))
         elif ph == G.PH_DISCARD:
             s = g.turn
@@ -522,7 +525,10 @@ class VirtualTable:
                 if g.rs[R.P_MODE] == R.MODE_XUELIU:
                     for e in evs:
                         if e[0] == 4:  # EV_WIN: the won tile goes aside after the 胡
-                            mv = (self._on(2 * s, e[5]), 2 * s, None)
+                            t = self.drawn[s]  # the tile just drawn, as a player would
+                            if t < 0 or t // 4 != e[5] or t not in self.places[2 * s]:
+                                t = self._on(2 * s, e[5])
+                            mv = (t, 2 * s, None)
                             if self.hasty:  # ... or with it, while 胡 is pressed
                                 self._move(*mv)
                             else:

@@ -112,6 +112,16 @@ def test_xueliu_lock_refuses_a_locked_discard():
     assert len(wins(vt)) >= 2  # play went on after the first win (血流)
 
 
+@pytest.mark.parametrize("preset", ["xueliu", "bloodshed"])
+def test_xueliu_matches_run_through(preset):
+    # two hands of 血流 with self-drawn wins and kongs after them (seed 3 once
+    # stuck: the bot laid aside another copy than the drawn 自摸 tile, and a
+    # last 自摸 left a stale move into the next hand)
+    vt = V.VirtualTable(preset, 3, hands=2)
+    play(vt, preset=preset)
+    assert any(e[4] < 0 for _, e in wins(vt))
+
+
 def test_claim_window_runs_out_and_passes_for_the_silent():
     # in-process (the controller on CPython): fast, and the timing is the point
     vt = V.VirtualTable("xuezhan", 11, hands=1, silent_claims=True, wait_limit=2000)
