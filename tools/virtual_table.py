@@ -173,7 +173,7 @@ class VirtualTable:
 
     def __init__(self, preset="xuezhan", seed=1, dup=0.0, unknown=0.0, hands=None,
                  wait_limit=600, script=None, mistakes=None, silent_claims=False,
-                 hasty=False):
+                 hasty=False, other_copy=False):
         self.rs = presets.get(preset)
         self.seed = seed
         self.rng = random.Random(seed)
@@ -214,6 +214,8 @@ class VirtualTable:
         self.discard_at = None
         self.later = []  # moves to make once the firmware has caught up
         self.drawn = [-1] * 4  # the physical tile each seat drew last
+        self.other_copy = other_copy  # a 血流 自摸: lay aside another copy than the drawn one
+        self.other_copies = 0
         self.silent_claims = silent_claims  # players never answer a claim prompt
         self.hasty = hasty  # a 血流 自摸 tile is laid aside while 胡 is pressed
         self.timeouts = 0
@@ -528,6 +530,12 @@ class VirtualTable:
                             t = self.drawn[s]  # the tile just drawn, as a player would
                             if t < 0 or t // 4 != e[5] or t not in self.places[2 * s]:
                                 t = self._on(2 * s, e[5])
+                            if self.other_copy:  # ... or any copy of the same face
+                                for c in self.places[2 * s]:
+                                    if c // 4 == e[5] and c != t:
+                                        t = c
+                                        self.other_copies += 1
+                                        break
                             mv = (t, 2 * s, None)
                             if self.hasty:  # ... or with it, while 胡 is pressed
                                 self._move(*mv)

@@ -59,6 +59,7 @@ class Observer:
         self.nd = 0
         self.gave = bytearray(b"\xff" * (3 * seats))
         self.last_draw = bytearray(b"\xff" * seats)
+        self.aside = bytearray(b"\xff" * seats)  # 血流: the won tile a seat may lay aside
         self.last_discard = NOWHERE
         self.last_bugang = NOWHERE
         self.due_seat = -1
@@ -80,11 +81,26 @@ class Observer:
             self.gave[i] = NOWHERE
         for s in range(self.seats):
             self.last_draw[s] = NOWHERE
+            self.aside[s] = NOWHERE
         self.last_discard = NOWHERE
         self.last_bugang = NOWHERE
         self.due_seat = -1
 
     # --- discrepancies --------------------------------------------------
+
+    def _aside_copy(self, t, a, lt):
+        """True if t, gone from a rack, is another copy of the face its seat won
+        on in 血流: copies of a face are alike, so the one laid aside need not
+        be the tile drawn. Its accounting swaps with the tile left free."""
+        if lt != NOWHERE or a & 1:
+            return False
+        y = self.aside[a >> 1]
+        if y == NOWHERE or y >> 2 != t >> 2 or self.sc.loc[y] != a:
+            return False
+        self.acc[y] = a
+        self.acc[t] = FREE
+        self.aside[a >> 1] = t
+        return True
 
     def diff(self):
         """Collect the tiles not where the game expects them into dt; returns
@@ -103,7 +119,7 @@ class Observer:
                 self.dest[t] = NOWHERE
                 continue
             if a < 8:
-                if lt != a:
+                if lt != a and not self._aside_copy(t, a, lt):
                     dt[n] = t
                     n += 1
             elif lt != NOWHERE:
@@ -412,6 +428,7 @@ class Observer:
                             break
                 if t != NOWHERE:
                     acc[t] = FREE
+                    self.aside[w] = t
             return
         for t in range(TILES):  # 血战: the winner's tiles leave the game
             if acc[t] == rack(w) or acc[t] == tray(w):

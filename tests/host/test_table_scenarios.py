@@ -122,6 +122,15 @@ def test_xueliu_matches_run_through(preset):
     assert any(e[4] < 0 for _, e in wins(vt))
 
 
+def test_xueliu_zimo_any_copy_may_be_laid_aside():
+    # copies of a face are alike: the table follows whichever the winner lays aside
+    vt = V.VirtualTable("xueliu", 3, hands=4, other_copy=True)
+    r = V.run_inprocess(vt)
+    assert r["mismatch"] == [] and r["stuck"] is None
+    assert r["totals"] == r["truth_totals"]
+    assert vt.other_copies > 0
+
+
 def test_claim_window_runs_out_and_passes_for_the_silent():
     # in-process (the controller on CPython): fast, and the timing is the point
     vt = V.VirtualTable("xuezhan", 11, hands=1, silent_claims=True, wait_limit=2000)
