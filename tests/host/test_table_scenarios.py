@@ -122,6 +122,16 @@ def test_xueliu_matches_run_through(preset):
     assert any(e[4] < 0 for _, e in wins(vt))
 
 
+@pytest.mark.parametrize("preset", ["tfmj-2024", "chengdu", "games456"])
+def test_the_other_table_presets_run_through(preset):
+    # in-process (the controller on CPython) to keep the suite short; the
+    # unix-port runs above cover the firmware itself
+    vt = V.VirtualTable(preset, 3, hands=2)
+    r = V.run_inprocess(vt)
+    assert r["mismatch"] == [] and r["stuck"] is None
+    assert r["totals"] == r["truth_totals"] and vt.match.hand_no == 2
+
+
 def test_xueliu_zimo_any_copy_may_be_laid_aside():
     # copies of a face are alike: the table follows whichever the winner lays aside
     vt = V.VirtualTable("xueliu", 3, hands=4, other_copy=True)
