@@ -141,13 +141,6 @@ _tmp = bytearray(27)
 _lim = bytearray(27)
 
 
-def _popcount(x):
-    n = 0
-    while x:
-        n += x & 1
-        x >>= 1
-    return n
-
 
 class Game:
     """One hand. Read-only attributes for displays: phase, turn, wall, hand[s],
@@ -175,7 +168,7 @@ class Game:
         self.seen = bytearray(27)    # copies dealt or drawn so far
         self.shown = bytearray(27)   # copies face up: discards, melds, won tiles
         self.gone = bytearray(27)    # tiles out of every hand and pile (won 自摸 in 血流, robbed)
-        self.total = 36 * _popcount(rs[R.P_SUITS])
+        self.total = R.tiles_in_play(rs)
         self.wall = self.total
         self.void = bytearray(b"\xff" * np)
         self.give = bytearray(3 * np)

@@ -354,6 +354,12 @@ def from_blob(blob):
     return Ruleset(name, values)
 
 
+def tiles_in_play(rs):
+    """Tiles of the set: 36 per suit in play (108, or 72 without one suit)."""
+    m = rs[P_SUITS]
+    return 36 * ((m & 1) + (m >> 1 & 1) + (m >> 2 & 1))
+
+
 def table_can_run(rs, seats=4, shows_wild=False):
     """(True, "") if a table can run ruleset rs, else (False, reason).
 
@@ -368,10 +374,7 @@ def table_can_run(rs, seats=4, shows_wild=False):
     if rs[P_TINGYONG] and not shows_wild:
         return False, "tingyong = %d: this table cannot show the 听用 wild tiles" % rs[P_TINGYONG]
     dealt = n * rs[P_HAND_SIZE] + 1 + rs[P_JIAOMA]
-    tiles = 0
-    for s in range(3):
-        if rs[P_SUITS] >> s & 1:
-            tiles += 36
+    tiles = tiles_in_play(rs)
     if dealt > tiles:
         return False, "the deal needs %d tiles but only %d are in play" % (dealt, tiles)
     return True, ""

@@ -137,13 +137,6 @@ def distance(h, nmeld):
     return qd if qd < std else std
 
 
-def _popcount(x):
-    n = 0
-    while x:
-        n += x & 1
-        x >>= 1
-    return n
-
 
 class Bot:
     """The decisions of one seat (stateless between hands but for `drop`)."""
@@ -241,7 +234,7 @@ class Bot:
             h[f] -= 1
             w = shape.waits_mask(h, v)
             if w:
-                sc = -_popcount(w)
+                sc = -bin(w).count("1")
             else:
                 sc = 100 * (1 + distance(h, nm))
             h[f] += 1
