@@ -29,9 +29,7 @@ def waits_result(rs, counts, melds=(), void=-1):
     """{"waits": ["1m", ...]} of a ready hand (13 tiles counting melds, or the
     ruleset's hand size)."""
     check_hand(counts, melds, 0, rs[R.P_HAND_SIZE])
-    full = fan.meld_counts(melds, bytearray(27))
-    for f in range(27):
-        full[f] += counts[f]
+    full = fan.held_counts(counts, melds, bytearray(27))
     if not fan.lacks_a_suit(rs, full, void):  # a tile more cannot drop a suit
         return {"waits": []}
     return {"waits": [tiles.name(f) for f in shape.waits(counts, void, _lim)]}
@@ -64,9 +62,7 @@ def _pattern_name(p):
 
 
 def _why_not(rs, c, melds, void):
-    full = fan.meld_counts(melds, bytearray(27))
-    for f in range(27):
-        full[f] += c[f]
+    full = fan.held_counts(c, melds, bytearray(27))
     if not fan.lacks_a_suit(rs, full, void):
         if void >= 0:
             return "holds the void suit %s (缺门)" % tiles.SUITS[void]

@@ -12,7 +12,7 @@ Scratch buffers are module-level so a call allocates nothing.
 
 from micropython import const
 
-from . import meld, shape
+from . import meld, shape, tiles
 from . import ruleset as R
 
 # Win context flags.
@@ -65,10 +65,12 @@ def meld_counts(melds, out):
     return out
 
 
-def _fill_all(counts, melds):
-    meld_counts(melds, _all)
+def held_counts(counts, melds, out):
+    """Fill out (bytearray(27)) with every copy a hand holds: concealed and melded."""
+    meld_counts(melds, out)
     for i in range(27):
-        _all[i] += counts[i]
+        out[i] += counts[i]
+    return out
 
 
 def _suits_used(c):
@@ -377,9 +379,9 @@ def score(rs, counts, melds=(), void=-1, flags=0, out=None, win=-1):
     want = rs[R.P_HAND_SIZE] + 1 - 3 * len(melds)
     if flags & QINGHU:
         want -= 1
-    if shape_total(counts) != want:
+    if tiles.total(counts) != want:
         return -1
-    _fill_all(counts, melds)
+    held_counts(counts, melds, _all)
     if _suits_used(_all) & ~rs[R.P_SUITS] or not lacks_a_suit(rs, _all, void):
         return -1  # a tile of a suit not in play, or 缺一门 not met
     best = -1
@@ -408,13 +410,6 @@ def _keep(f):
     for i in range(NOUT):
         _best[i] = _cur[i]
     return f
-
-
-def shape_total(counts):
-    n = 0
-    for x in counts:
-        n += x
-    return n
 
 
 def capped(rs, fan):
