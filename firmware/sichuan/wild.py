@@ -152,18 +152,22 @@ def waits_mask(c, w1, w2, void=-1, limit=None):
     limit: copies held outside c (melds); a fifth copy is no wait. A drawn wild
     stands for any tile, so the wild faces are waits whenever one more wild wins.
 
-    Each suit's group and pair costs are found once; a candidate tile changes
-    only its own suit's."""
+    First the faces that would win as real tiles, a fifth copy included (m):
+    without wilds that is the plain waits; drawing a wild wins exactly when m
+    is not empty (the wild stands for one of them). Then the copies filter m."""
     n1 = c[w1]
     n2 = c[w2]
     wn = _take(c, w1, w2)
     mask = 0
     if _void_clear(c, void):
-        if wn == 0:
-            mask = shape.waits_mask(c, void, limit) & ~(1 << w1 | 1 << w2)
+        if wn:
+            m = _real_waits(c, wn, void)
         else:
-            mask = _wild_waits(c, wn, void, limit, w1, w2)
-        if _win_real(c, wn + 1, void):  # drawing a wild
+            m = shape.waits_mask(c, void)
+            if not m:
+                m = _fifth(c, void)
+        if m:
+            mask = _held(c, m & ~(1 << w1 | 1 << w2), limit)
             if n1 + (limit[w1] if limit else 0) < 4:
                 mask |= 1 << w1
             if n2 + (limit[w2] if limit else 0) < 4:
@@ -172,35 +176,166 @@ def waits_mask(c, w1, w2, void=-1, limit=None):
     return mask
 
 
-def _wild_waits(c, wn, void, limit, w1, w2):
-    g0 = need(c, 0, 0, wn)
-    g1 = need(c, 9, 0, wn)
-    g2 = need(c, 18, 0, wn)
-    p0 = need(c, 0, 1, wn)
-    p1 = need(c, 9, 1, wn)
-    p2 = need(c, 18, 1, wn)
-    mask = 0
+def _fifth(c, void):
+    """Faces held four times that a fifth copy would complete (a wild may
+    stand for it); shape.waits_mask leaves them out."""
+    m = 0
     for f in range(27):
-        t = f // 9
-        if t == void or f == w1 or f == w2:
+        if c[f] == 4 and f // 9 != void:
+            c[f] += 1
+            if shape.is_win(c, void):
+                m |= 1 << f
+            c[f] -= 1
+    return m
+
+
+def _held(c, m, limit):
+    """m without the faces whose four copies are held (in c or in limit)."""
+    f = 0
+    k = m
+    while k:
+        if not k & 511:  # a suit without waits
+            k >>= 9
+            f += 9
             continue
-        if c[f] + (limit[f] if limit else 0) >= 4:
-            continue
-        c[f] += 1
-        if _qidui(c, wn):
-            ok = True
+        if k & 1 and c[f] + (limit[f] if limit else 0) >= 4:
+            m &= ~(1 << f)
+        k >>= 1
+        f += 1
+    return m
+
+
+_cst = bytearray(6)  # per suit: wilds for groups only, then for groups and the pair
+
+
+def _real_waits(c, wn, void):
+    """Faces f of the suits in play such that c + f wins with wn wilds (c holds
+    no wild copies); the count of f is not checked (a wild may be a fifth copy).
+
+    The other suits' costs are found once; for a candidate only its own suit is
+    asked, within the wilds they leave. A candidate more than two ranks from
+    every tile of its suit can only join wilds (pair or group), so it behaves
+    like any other such face: one of them is checked for all."""
+    occ = 0
+    om = 0
+    odd = 0
+    tot = 0
+    for f in range(27):
+        x = c[f]
+        if x:
+            tot += x
+            occ |= 1 << f
+            if x & 1:
+                odd += 1
+                om |= 1 << f
+    full = 0x7FFFFFF & ~(511 << 9 * void) if void >= 0 else 0x7FFFFFF
+    m = 0
+    if tot + wn == 13:  # seven pairs: a wild for each single
+        if odd < wn:
+            return full
+        if odd <= wn + 1:
+            m = om
+    for t in range(3):
+        o = 9 * t
+        if t == void:
+            _cst[t] = 0
+            _cst[t + 3] = _INF
         else:
-            o = 9 * t
-            gt = need(c, o, 0, wn)
-            groups = gt - (g0 if t == 0 else (g1 if t == 1 else g2)) + g0 + g1 + g2
-            ok = (groups <= wn - 2 or (t != 0 and groups - g0 + p0 <= wn)
-                  or (t != 1 and groups - g1 + p1 <= wn) or (t != 2 and groups - g2 + p2 <= wn))
-            if not ok and groups - gt <= wn:  # the pair in the candidate's suit
-                ok = need(c, o, 1, wn - groups + gt) + groups - gt <= wn
+            n = _size(c, o)
+            _cst[t] = _cost(c, o, n, 0, wn)
+            _cst[t + 3] = _cost(c, o, n, 1, wn)
+    for t in range(3):
+        if t == void:
+            continue
+        u = (t + 1) % 3
+        v = (t + 2) % 3
+        g = _cst[u] + _cst[v]  # the other suits as groups
+        e = g + 2  # ... and the pair: two wilds, or in one of them
+        if _cst[u + 3] + _cst[v] < e:
+            e = _cst[u + 3] + _cst[v]
+        if _cst[u] + _cst[v + 3] < e:
+            e = _cst[u] + _cst[v + 3]
+        if g <= wn or e <= wn:
+            m |= _suit_waits(c, 9 * t, wn - e, wn - g, occ >> 9 * t & 511) << 9 * t
+    return m & full
+
+
+def _suit_waits(c, o, bg, bp, x):
+    """Ranks r (bit r) such that the suit at o plus rank r is groups with at most
+    bg wilds, or groups and the pair with at most bp; x: ranks held."""
+    near = (x | x << 1 | x << 2 | x >> 1 | x >> 2) & 511
+    n = _size(c, o) + 1
+    m = 0
+    for r in range(9):
+        far = not near >> r & 1
+        if far and m >> 9:
+            continue  # an isolated face was checked already
+        f = o + r
+        c[f] += 1
+        if _fits(c, o, n, 0, bg) or _fits(c, o, n, 1, bp):
+            m |= (511 & ~near) << 9 if far else 1 << r
+        elif far:
+            m |= 1 << 18  # checked, none of them (no rank bit)
         c[f] -= 1
+    return (m | m >> 9) & 511
+
+
+def _size(c, o):
+    return (c[o] + c[o + 1] + c[o + 2] + c[o + 3] + c[o + 4] + c[o + 5] + c[o + 6] + c[o + 7]
+            + c[o + 8])
+
+
+def _cost(c, o, n, pair, wn):
+    """Fewest wilds (<= wn, else _INF) making the suit at o (n tiles) groups, or
+    groups and the pair; an empty suit's pair is two wilds."""
+    b = (2 - n) % 3 if pair else (-n) % 3
+    while b <= wn:
+        if _fits(c, o, n, pair, b):
+            return b
+        b += 3
+    return _INF
+
+
+def _fits(c, o, n, pair, b):
+    """True if the suit at o (n tiles) is groups (and the pair) with at most b
+    wilds; only b with the right count mod 3 can work."""
+    b -= (n + b - 2 * pair) % 3
+    if b < 0:
+        return False
+    if not n:
+        return True
+    if b == 0:
+        return shape._pair_groups(c, o) if pair else shape._groups(c, o)
+    if b > 1:
+        return _rec(c, o, 0, 0, 0, pair, b) != _INF
+    if pair:
+        s = shape._rank_sum(c, o)
+        p = o + s % 3
+        while p < o + 9:  # the wild pairs a single: the rest is groups
+            if c[p]:
+                c[p] -= 1
+                ok = shape._groups(c, o)
+                c[p] += 1
+                if ok:
+                    return True
+            p += 3
+        for p in range(o, o + 9):  # a real pair, the wild in a group
+            if c[p] >= 2:
+                c[p] -= 2
+                ok = _fits(c, o, n - 2, 0, 1)
+                c[p] += 2
+                if ok:
+                    return True
+        return False
+    p = o + (-shape._rank_sum(c, o)) % 3  # the wild's rank: groups sum to 0 mod 3
+    while p < o + 9:
+        c[p] += 1
+        ok = shape._groups(c, o)
+        c[p] -= 1
         if ok:
-            mask |= 1 << f
-    return mask
+            return True
+        p += 3
+    return False
 
 
 # ---- scoring: the best face for each wild copy -------------------------------

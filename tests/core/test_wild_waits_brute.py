@@ -1,0 +1,172 @@
+"""听用 waits and wins (sichuan.wild) on thousands of random hands against a
+brute force that knows nothing of wild.py's method: every multiset of faces
+of the suits in play is tried for the wild copies (and the drawn tile) with
+shape.is_win.
+
+Definition checked: with W wild copies in hand, a real face f is a wait when
+some faces for the W wilds make hand + f a win, and a wild face is a wait
+when hand + (W + 1) wilds wins; either way the copy drawn must exist (held in
+hand plus `limit` below four). A wild stands for any face outside the void
+suit, a fifth copy included (it is not a physical tile); a wild copy of the
+void suit is still wild.
+"""
+
+from gamekit import Rng
+from sichuan import shape, tiles, wild
+
+
+def _faces(void):
+    return [f for f in range(27) if f // 9 != void]
+
+
+def _wins_with(d, k, faces, lo, void, hit):
+    """Every multiset of k faces (index >= lo) added to d that wins: returns the
+    union of the faces used (bits), or-ed into hit."""
+    if k == 0:
+        return hit | 1 if shape.is_win(d, void) else hit
+    for i in range(lo, len(faces)):
+        f = faces[i]
+        d[f] += 1
+        got = _wins_with(d, k - 1, faces, i, void, 0)
+        d[f] -= 1
+        if got:
+            hit |= 1 | (1 << (f + 1)) | (got & ~1)
+    return hit
+
+
+def _brute_waits(c, w1, w2, void, limit):
+    d = bytearray(c)
+    wn = d[w1] + d[w2]
+    d[w1] = 0
+    d[w2] = 0
+    for f in range(27):
+        if d[f] and f // 9 == void:
+            return 0
+    # faces that occur in some winning completion by W + 1 free tiles: one of
+    # them is the drawn tile, the other W are the wilds (interchangeable)
+    hit = _wins_with(d, wn + 1, _faces(void), 0, void, 0)
+    mask = 0
+    for f in range(27):
+        if c[f] + (limit[f] if limit else 0) >= 4:
+            continue
+        if f == w1 or f == w2:  # wild even when of the void suit
+            if hit:  # the drawn wild completes as one more free tile
+                mask |= 1 << f
+        elif hit >> (f + 1) & 1:
+            mask |= 1 << f
+    return mask
+
+
+def _brute_win(c, w1, w2, void):
+    d = bytearray(c)
+    wn = d[w1] + d[w2]
+    d[w1] = 0
+    d[w2] = 0
+    for f in range(27):
+        if d[f] and f // 9 == void:
+            return False
+    return _wins_with(d, wn, _faces(void), 0, void, 0) != 0
+
+
+def _hand(rng, size, wn, void, w1, w2):
+    """size tiles, wn of them wild copies, the rest near a win (groups, pairs,
+    a four now and then), none in the void suit."""
+    c = bytearray(27)
+    for _ in range(wn):
+        f = w1 if rng.below(2) else w2
+        if c[f] >= 4:
+            f = w1 + w2 - f
+        c[f] += 1
+    suits = [s for s in range(3) if s != void]
+    if rng.below(3) == 0:
+        suits = suits[:1]  # one suit only: dense hands, many waits
+    k = wn
+    while k < size:
+        f = suits[rng.below(len(suits))] * 9 + rng.below(9)
+        if f == w1 or f == w2:
+            continue
+        kind = rng.below(6)
+        if kind < 3 and f % 9 <= 6:
+            run = (f, f + 1, f + 2)
+        elif kind == 3:
+            run = (f, f)
+        elif kind == 4:
+            run = (f, f, f, f)
+        else:
+            run = (f,)
+        for g in run:
+            if k < size and c[g] < 4 and g != w1 and g != w2:
+                c[g] += 1
+                k += 1
+    return c
+
+
+def _limit(rng, c):
+    """Copies in melds for a few faces (None half the time)."""
+    if rng.below(2):
+        return None
+    lim = bytearray(27)
+    for _ in range(rng.below(4)):
+        f = rng.below(27)
+        lim[f] = 4 - c[f] if c[f] < 4 and rng.below(2) else 1
+    return lim
+
+
+def _check_waits(seed, n, wn_choices, sizes):
+    rng = Rng(seed)
+    nonempty = 0
+    for i in range(n):
+        void = (-1, 0, 1, 2)[rng.below(4)]
+        w1, w2 = wild.wild_faces(rng.below(27))
+        wn = wn_choices[i % len(wn_choices)]
+        size = sizes[rng.below(len(sizes))]
+        c = _hand(rng, size, wn, void, w1, w2)
+        if rng.below(8) == 0 and void >= 0:
+            c[void * 9 + rng.below(9)] += 1  # a void tile still held: no waits
+            c[c.index(max(c))] -= 1
+        lim = _limit(rng, c)
+        before = bytes(c)
+        got = wild.waits_mask(c, w1, w2, void, lim)
+        assert bytes(c) == before
+        want = _brute_waits(c, w1, w2, void, lim)
+        assert got == want, (tiles.to_text(c), w1, w2, void, lim and bytes(lim), got, want)
+        nonempty += got != 0
+    return nonempty
+
+
+def test_waits_without_wilds_match_brute_force():
+    assert _check_waits(21, 1200, (0,), (13, 10, 7, 4)) > 300
+
+
+def test_waits_with_one_wild_match_brute_force():
+    assert _check_waits(22, 700, (1,), (13, 10, 7, 4)) > 300
+
+
+def test_waits_with_two_wilds_match_brute_force():
+    assert _check_waits(23, 200, (2,), (13, 10, 7)) > 100
+
+
+def test_waits_with_three_or_four_wilds_match_brute_force():
+    assert _check_waits(24, 16, (3, 4), (10, 7, 4)) > 8
+
+
+def test_wins_match_brute_force():
+    rng = Rng(25)
+    wins = 0
+    for i in range(800):
+        void = (-1, 0, 1, 2)[rng.below(4)]
+        w1, w2 = wild.wild_faces(rng.below(27))
+        c = _hand(rng, (14, 11, 8, 5)[rng.below(4)], (0, 1, 2, 3)[i % 4], void, w1, w2)
+        got = wild.is_win(c, w1, w2, void)
+        assert got == _brute_win(c, w1, w2, void), (tiles.to_text(c), w1, w2, void)
+        wins += got
+    assert wins > 100
+
+
+def test_fifth_copy_through_a_wild():
+    """1111m and three groups: only a fifth 1m would win; no tile is left to draw
+    it, but a drawn wild can stand for it."""
+    w1, w2 = wild.wild_faces(tiles.parse_tile("5s"))  # 6s, 4s wild
+    c = tiles.parse("1111m456p789p123p")
+    assert shape.waits_mask(c) == 0
+    assert wild.waits_mask(c, w1, w2) == (1 << w1) | (1 << w2)
