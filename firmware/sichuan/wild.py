@@ -2,19 +2,23 @@
 
 Seed 000 宜宾玩法: "本金的前后2张牌即为听用，听用牌为万能牌，共8张 ... 如：翻开的本金是
 一万，则二万、九万是听用". `wild_faces(benjin)` gives the two faces (rank +-1 in
-the 本金's suit, 1 and 9 wrapping); every copy of them is wild.
+the 本金's suit, 1 and 9 wrapping); every copy of them is wild. A wild stands
+for any face outside the void suit, a fifth copy included (it is no physical
+tile); a wild copy of the void suit is still wild.
 
 How a hand with wild tiles is checked: the wild copies are taken out (W of
 them) and each suit's real tiles are asked for the fewest wild tiles that
-make them groups only, or groups and the pair. A depth-first pass over the
-nine ranks does it: at each rank the runs started below consume its tiles
-(a missing tile costs a wild), then k runs start there and the rest become
-pungs (a short pung costs wilds); the search stops as soon as it needs more
-wilds than the hand holds. The hand wins when the cheapest split over the
-suits (the pair in one suit, or two wilds as the pair) costs at most W: the
-wilds left over always make whole groups, since the tile count is 3n+2.
-Seven pairs need one wild per odd count. Nothing allocates; the recursion
-is at most nine deep.
+make them groups only, or groups and the pair (`_fits`, `_cost`). The hand
+wins when the cheapest split over the suits (the pair in one suit, or two
+wilds as the pair) costs at most W: the wilds left over make whole groups,
+since the tile count is 3n+2. Seven pairs need one wild per odd count.
+
+A suit's question is cheap for few wilds: with none, shape's greedy pass;
+with one, the rank-sum rule (groups sum to 0 mod 3) leaves three ranks for
+the wild; with two, one wild stands within two ranks of a real tile (a group
+or pair holds one, and a pair of wilds can go anywhere), so it is tried
+there and one wild is left; with more, a depth-first pass over the ranks.
+Nothing allocates; the recursion is at most nine deep.
 """
 
 from micropython import const
@@ -22,6 +26,7 @@ from micropython import const
 from . import shape
 
 _INF = const(99)
+_cst = bytearray(6)  # per suit 0..2: fewest wilds for groups; 3..5: groups and the pair
 
 
 def wild_faces(benjin):
@@ -68,21 +73,157 @@ def _rec(c, o, i, s1, s2, pair, budget):
     return best
 
 
-def need(c, o, pair, budget):
-    """Fewest wilds (<= budget, else _INF) making the suit at o groups (and the
-    pair if pair); an empty suit needs none without the pair."""
-    n = 0
-    for i in range(o, o + 9):
-        n += c[i]
+def _size(c, o):
+    return (c[o] + c[o + 1] + c[o + 2] + c[o + 3] + c[o + 4] + c[o + 5] + c[o + 6] + c[o + 7]
+            + c[o + 8])
+
+
+def _near(c, o):
+    """Ranks (bits) within two of a tile held in the suit at o."""
+    x = 0
+    for i in range(9):
+        if c[o + i]:
+            x |= 1 << i
+    return (x | x << 1 | x << 2 | x >> 1 | x >> 2) & 511
+
+
+def _gw(c, o):
+    """Ranks (bits) r such that the suit at o plus one tile of rank r is groups:
+    groups' rank sum is 0 mod 3, so three ranks are tried."""
+    m = 0
+    r = (-shape._rank_sum(c, o)) % 3
+    while r < 9:
+        c[o + r] += 1
+        if shape._groups(c, o):
+            m |= 1 << r
+        c[o + r] -= 1
+        r += 3
+    return m
+
+
+def _pw(c, o):
+    """Ranks r such that the suit at o plus rank r is the pair and groups: r pairs
+    a held single (the rest groups: r = rank sum mod 3), or a held pair is set
+    aside and r joins groups."""
+    m = 0
+    r = shape._rank_sum(c, o) % 3
+    while r < 9:
+        if c[o + r]:
+            c[o + r] -= 1
+            if shape._groups(c, o):
+                m |= 1 << r
+            c[o + r] += 1
+        r += 3
+    for p in range(o, o + 9):
+        if c[p] >= 2:
+            c[p] -= 2
+            m |= _gw(c, o)
+            c[p] += 2
+    return m
+
+
+def _fits(c, o, n, pair, b):
+    """True if the suit at o (n tiles) is groups (and the pair) with at most b
+    wilds; only b with the right count mod 3 can work. The pair holds a real
+    tile: a pair of two wilds fits anywhere, so callers count it (g + 2)."""
+    b -= (n + b - 2 * pair) % 3
+    if b < 0:
+        return False
     if not n:
-        return _INF if pair else 0
-    low = (2 - n) % 3 if pair else (-n) % 3  # the count must end 3k (+2)
-    if low > budget:
-        return _INF
-    if budget == 0:  # the plain greedy decides
-        ok = shape._pair_groups(c, o) if pair else shape._groups(c, o)
-        return 0 if ok else _INF
-    return _rec(c, o, 0, 0, 0, pair, budget)
+        return True
+    if b == 0:
+        return shape._pair_groups(c, o) if pair else shape._groups(c, o)
+    if b == 1:
+        return (_pw(c, o) if pair else _gw(c, o)) != 0
+    if b > 2:
+        return _rec(c, o, 0, 0, 0, pair, b) != _INF
+    if not pair:
+        return _two(c, o, 1) != 0
+    return _pw2(c, o, 1) != 0
+
+
+def _two(c, o, stop):
+    """Ranks (bits) of two added tiles that together make the suit at o groups,
+    each within two ranks of a held tile (a group holds a real one); their rank
+    sum is fixed mod 3. stop: return at the first pair found."""
+    k = _near(c, o)
+    s = shape._rank_sum(c, o)
+    m = 0
+    for f in range(9):
+        if not k >> f & 1:
+            continue
+        c[o + f] += 1
+        g = f + (-s - 2 * f) % 3  # g = -s - f mod 3, g >= f
+        while g < 9:
+            if k >> g & 1 and (m >> f & m >> g & 1) == 0:
+                c[o + g] += 1
+                if shape._groups(c, o):
+                    m |= 1 << f | 1 << g
+                c[o + g] -= 1
+                if m and stop:
+                    break
+            g += 3
+        c[o + f] -= 1
+        if m and stop:
+            break
+    return m
+
+
+def _pw2(c, o, stop):
+    """Ranks r such that the suit at o plus rank r and one wild is groups and a
+    pair holding a real tile p: with an added one (the other added joins
+    groups), or two real ones (both added join groups)."""
+    m = 0
+    for p in range(9):
+        x = c[o + p]
+        if x:
+            c[o + p] = x - 1
+            k = _gw(c, o)
+            if k:
+                m |= k | 1 << p
+            if x > 1 and not (m and stop):
+                c[o + p] = x - 2
+                m |= _two(c, o, stop)
+            c[o + p] = x
+            if m and stop:
+                break
+    return m
+
+
+def _cost(c, o, n, pair, wn):
+    """Fewest wilds (<= wn, else _INF) making the suit at o (n tiles) groups, or
+    groups and the pair; an empty suit's pair is two wilds."""
+    b = (2 - n) % 3 if pair else (-n) % 3
+    while b <= wn:
+        if _fits(c, o, n, pair, b):
+            return b
+        b += 3
+    return _INF
+
+
+def _costs(c, wn, void):
+    """Fill _cst for c (no wild copies) and wn wilds; returns the tile count.
+    The void suit (empty) takes no pair."""
+    tot = 0
+    for t in range(3):
+        o = 9 * t
+        n = _size(c, o)
+        tot += n
+        _cst[t] = _cost(c, o, n, 0, wn)
+        _cst[t + 3] = _INF if t == void else _cost(c, o, n, 1, wn)
+    return tot
+
+
+def _odd(c, most):
+    """Bits of the faces held an odd number of times; -1 if more than `most`."""
+    m = 0
+    for f in range(27):
+        if c[f] & 1:
+            if most <= 0:
+                return -1
+            most -= 1
+            m |= 1 << f
+    return m
 
 
 def _take(c, w1, w2):
@@ -100,61 +241,32 @@ def _put(c, w1, w2, n1, n2):
     c[w2] = n2
 
 
+def _void_clear(c, void):
+    return void < 0 or not _size(c, 9 * void)
+
+
 def is_win(c, w1, w2, void=-1):
     """True if the concealed tiles (3n+2, wild copies of w1/w2 included) win."""
     n1 = c[w1]
     n2 = c[w2]
     wn = _take(c, w1, w2)
-    ok = _win_real(c, wn, void)
+    ok = False
+    if _void_clear(c, void):
+        tot = _costs(c, wn, void)
+        g = _cst[0] + _cst[1] + _cst[2]
+        ok = (g + 2 <= wn or g - _cst[0] + _cst[3] <= wn or g - _cst[1] + _cst[4] <= wn
+              or g - _cst[2] + _cst[5] <= wn or (tot + wn == 14 and _odd(c, wn) >= 0))
     _put(c, w1, w2, n1, n2)
     return ok
 
 
-def _qidui(c, wn):
-    total = wn
-    odd = 0
-    for f in range(27):
-        x = c[f]
-        total += x
-        odd += x & 1
-    return total == 14 and odd <= wn
-
-
-def _void_clear(c, void):
-    if void < 0:
-        return True
-    for f in range(void * 9, void * 9 + 9):
-        if c[f]:
-            return False
-    return True
-
-
-def _win_real(c, wn, void):
-    """c without wild copies, wn wilds."""
-    if not _void_clear(c, void):
-        return False
-    if _qidui(c, wn):
-        return True
-    return _combine(need(c, 0, 0, wn), need(c, 9, 0, wn), need(c, 18, 0, wn),
-                    need(c, 0, 1, wn), need(c, 9, 1, wn), need(c, 18, 1, wn), wn)
-
-
-def _combine(g0, g1, g2, p0, p1, p2, wn):
-    """True if the suits' group costs g0..g2 with one suit's pair cost (p0..p2
-    instead of its g) fit in wn wilds, or all groups and two wilds as the pair."""
-    groups = g0 + g1 + g2
-    return (groups <= wn - 2 or groups - g0 + p0 <= wn or groups - g1 + p1 <= wn
-            or groups - g2 + p2 <= wn)
-
-
 def waits_mask(c, w1, w2, void=-1, limit=None):
     """Bitmask of faces that complete the 3n+1 concealed tiles (wilds included).
-    limit: copies held outside c (melds); a fifth copy is no wait. A drawn wild
-    stands for any tile, so the wild faces are waits whenever one more wild wins.
+    limit: copies held outside c (melds); a fifth copy is no wait.
 
     First the faces that would win as real tiles, a fifth copy included (m):
-    without wilds that is the plain waits; drawing a wild wins exactly when m
-    is not empty (the wild stands for one of them). Then the copies filter m."""
+    without wilds that is the plain waits. A drawn wild wins exactly when m is
+    not empty (it stands for one of them). Then the copies filter m."""
     n1 = c[w1]
     n2 = c[w2]
     wn = _take(c, w1, w2)
@@ -164,7 +276,7 @@ def waits_mask(c, w1, w2, void=-1, limit=None):
             m = _real_waits(c, wn, void)
         else:
             m = shape.waits_mask(c, void)
-            if not m:
+            if not m and b"\x04" in c:
                 m = _fifth(c, void)
         if m:
             mask = _held(c, m & ~(1 << w1 | 1 << w2), limit)
@@ -181,7 +293,7 @@ def _fifth(c, void):
     stand for it); shape.waits_mask leaves them out."""
     m = 0
     for f in range(27):
-        if c[f] == 4 and f // 9 != void:
+        if c[f] == 4:
             c[f] += 1
             if shape.is_win(c, void):
                 m |= 1 << f
@@ -205,45 +317,26 @@ def _held(c, m, limit):
     return m
 
 
-_cst = bytearray(6)  # per suit: wilds for groups only, then for groups and the pair
-
-
 def _real_waits(c, wn, void):
     """Faces f of the suits in play such that c + f wins with wn wilds (c holds
-    no wild copies); the count of f is not checked (a wild may be a fifth copy).
+    no wild copies; the count of f is not checked).
 
-    The other suits' costs are found once; for a candidate only its own suit is
-    asked, within the wilds they leave. A candidate more than two ranks from
-    every tile of its suit can only join wilds (pair or group), so it behaves
-    like any other such face: one of them is checked for all."""
-    occ = 0
-    om = 0
-    odd = 0
-    tot = 0
-    for f in range(27):
-        x = c[f]
-        if x:
-            tot += x
-            occ |= 1 << f
-            if x & 1:
-                odd += 1
-                om |= 1 << f
+    The suits' costs are found once; a candidate changes only its own suit,
+    which is asked within the wilds the other suits leave."""
+    tot = _costs(c, wn, void)
     full = 0x7FFFFFF & ~(511 << 9 * void) if void >= 0 else 0x7FFFFFF
     m = 0
     if tot + wn == 13:  # seven pairs: a wild for each single
-        if odd < wn:
-            return full
-        if odd <= wn + 1:
-            m = om
-    for t in range(3):
-        o = 9 * t
-        if t == void:
-            _cst[t] = 0
-            _cst[t + 3] = _INF
-        else:
-            n = _size(c, o)
-            _cst[t] = _cost(c, o, n, 0, wn)
-            _cst[t + 3] = _cost(c, o, n, 1, wn)
+        k = _odd(c, wn + 1)
+        if k >= 0:
+            x = k
+            j = 0
+            while x:
+                x &= x - 1
+                j += 1
+            if j < wn:
+                return full
+            m = k
     for t in range(3):
         if t == void:
             continue
@@ -256,86 +349,44 @@ def _real_waits(c, wn, void):
         if _cst[u] + _cst[v + 3] < e:
             e = _cst[u] + _cst[v + 3]
         if g <= wn or e <= wn:
-            m |= _suit_waits(c, 9 * t, wn - e, wn - g, occ >> 9 * t & 511) << 9 * t
+            m |= _suit_waits(c, 9 * t, wn - e, wn - g) << 9 * t
     return m & full
 
 
-def _suit_waits(c, o, bg, bp, x):
-    """Ranks r (bit r) such that the suit at o plus rank r is groups with at most
-    bg wilds, or groups and the pair with at most bp; x: ranks held."""
-    near = (x | x << 1 | x << 2 | x >> 1 | x >> 2) & 511
-    n = _size(c, o) + 1
+def _suit_waits(c, o, bg, bp):
+    """Ranks r (bits) such that the suit at o plus rank r is groups with at most
+    bg wilds, or groups and the pair with at most bp.
+
+    A face more than two ranks from every tile of the suit can only join wilds
+    (a group of it and two, or the pair of it and one), the same for every
+    rank; those cases are asked first and, if they work, every rank does."""
+    n = _size(c, o)
+    if _fits(c, o, n, 0, bg - 2) or _fits(c, o, n, 1, bp - 2) or _fits(c, o, n, 0, bp - 1):
+        return 511
     m = 0
-    for r in range(9):
-        far = not near >> r & 1
-        if far and m >> 9:
-            continue  # an isolated face was checked already
-        f = o + r
-        c[f] += 1
-        if _fits(c, o, n, 0, bg) or _fits(c, o, n, 1, bp):
-            m |= (511 & ~near) << 9 if far else 1 << r
-        elif far:
-            m |= 1 << 18  # checked, none of them (no rank bit)
-        c[f] -= 1
-    return (m | m >> 9) & 511
-
-
-def _size(c, o):
-    return (c[o] + c[o + 1] + c[o + 2] + c[o + 3] + c[o + 4] + c[o + 5] + c[o + 6] + c[o + 7]
-            + c[o + 8])
-
-
-def _cost(c, o, n, pair, wn):
-    """Fewest wilds (<= wn, else _INF) making the suit at o (n tiles) groups, or
-    groups and the pair; an empty suit's pair is two wilds."""
-    b = (2 - n) % 3 if pair else (-n) % 3
-    while b <= wn:
-        if _fits(c, o, n, pair, b):
-            return b
-        b += 3
-    return _INF
-
-
-def _fits(c, o, n, pair, b):
-    """True if the suit at o (n tiles) is groups (and the pair) with at most b
-    wilds; only b with the right count mod 3 can work."""
-    b -= (n + b - 2 * pair) % 3
-    if b < 0:
-        return False
-    if not n:
-        return True
-    if b == 0:
-        return shape._pair_groups(c, o) if pair else shape._groups(c, o)
-    if b > 1:
-        return _rec(c, o, 0, 0, 0, pair, b) != _INF
-    if pair:
-        s = shape._rank_sum(c, o)
-        p = o + s % 3
-        while p < o + 9:  # the wild pairs a single: the rest is groups
-            if c[p]:
-                c[p] -= 1
-                ok = shape._groups(c, o)
-                c[p] += 1
-                if ok:
-                    return True
-            p += 3
-        for p in range(o, o + 9):  # a real pair, the wild in a group
-            if c[p] >= 2:
-                c[p] -= 2
-                ok = _fits(c, o, n - 2, 0, 1)
-                c[p] += 2
-                if ok:
-                    return True
-        return False
-    p = o + (-shape._rank_sum(c, o)) % 3  # the wild's rank: groups sum to 0 mod 3
-    while p < o + 9:
-        c[p] += 1
-        ok = shape._groups(c, o)
-        c[p] -= 1
-        if ok:
-            return True
-        p += 3
-    return False
+    n += 1
+    bg -= (n + bg) % 3
+    bp -= (n + bp - 2) % 3
+    if bg == 0:
+        m = _gw(c, o)
+    elif bg == 1:
+        m = _two(c, o, 0)
+    if bp == 0:
+        m |= _pw(c, o)
+    elif bp == 1:
+        m |= _pw2(c, o, 0)
+    if bg > 1 or bp > 1:
+        k = _near(c, o) & ~m
+        r = 0
+        while k:
+            if k & 1:
+                c[o + r] += 1
+                if (bg > 1 and _fits(c, o, n, 0, bg)) or (bp > 1 and _fits(c, o, n, 1, bp)):
+                    m |= 1 << r
+                c[o + r] -= 1
+            k >>= 1
+            r += 1
+    return m
 
 
 # ---- scoring: the best face for each wild copy -------------------------------
