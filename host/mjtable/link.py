@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import re
+import select
 import struct
 import time
 import zlib
@@ -91,31 +93,53 @@ def stuff(body: bytes) -> bytes:
     return bytes(out)
 
 
+def _runs_and_specials():
+    # per code byte: how many plain bytes follow, and the special byte the
+    # block ends with (None for a full block, and for the bytes never a code)
+    runs = [0] * 256
+    ends = [None] * 256
+    for b in range(256):
+        if b in SPECIALS:
+            continue
+        k = b - 1 if b < 3 else b - 3
+        runs[b] = RUN if k == FULL else k % RUN
+        ends[b] = None if k == FULL else bytes((SPECIALS[k // RUN],))
+    return tuple(runs), tuple(ends)
+
+
+_RUNS, _ENDS = _runs_and_specials()
+
+
 def unstuff(wire: bytes) -> bytes:
     """Inverse of stuff(); ValueError if the bytes are not a valid stuffing."""
-    wire = bytes(wire)
-    if not wire:
+    n = len(wire)
+    if not n:
         raise ValueError("empty frame")
     bad = _SPECIAL.search(wire)
     if bad:
         raise ValueError("forbidden byte at %d" % bad.start())
-    out = bytearray()
+    # one slice per block, joined once; table lookups instead of arithmetic:
+    # a log chunk is ~20 blocks and this runs once per frame
+    parts: list = []
+    add = parts.append
+    runs = _RUNS
+    ends = _ENDS
     i = 0
-    n = len(wire)
-    k = FULL
+    end = None
     while i < n:
         b = wire[i]
-        k = b - 1 if b < 3 else b - 3
-        run = RUN if k == FULL else k % RUN
-        if i + 1 + run > n:
-            raise ValueError("block at %d runs past the end" % i)
-        out += wire[i + 1 : i + 1 + run]
-        i += 1 + run
-        if k != FULL:
-            out.append(SPECIALS[k // RUN])
-    if k == FULL or out[-1] != 0:  # the last block carries the virtual zero
+        j = i + 1 + runs[b]
+        add(wire[i + 1 : j])
+        end = ends[b]
+        if end is not None:
+            add(end)
+        i = j
+    if i != n:
+        raise ValueError("the last block runs past the end")
+    if end != b"\x00":  # the last block carries the virtual zero
         raise ValueError("bad last block")
-    return bytes(out[:-1])
+    parts.pop()
+    return b"".join(parts)
 
 
 # --- frame bodies ---
@@ -140,10 +164,12 @@ def frame(code: int, seq: int, payload: bytes = b"", key=None, nonce=None) -> by
 
 def parse(body_bytes: bytes):
     """(code, seq, payload) of an unstuffed body; ValueError if it is not valid."""
-    if len(body_bytes) < HDR + 4:
+    n = len(body_bytes)
+    if n < HDR + 4:
         raise ValueError("short frame")
-    (crc,) = struct.unpack_from("<I", body_bytes, len(body_bytes) - 4)
-    if crc != zlib.crc32(body_bytes[:-4]):
+    mv = memoryview(body_bytes)
+    (crc,) = struct.unpack_from("<I", body_bytes, n - 4)
+    if crc != zlib.crc32(mv[: n - 4]):
         raise ValueError("bad CRC")
     ver, code, seq = struct.unpack_from("<BBI", body_bytes)
     if ver != VERSION:
@@ -200,6 +226,9 @@ class Link:
         self.flags = 0
         self.events: deque = deque()  # (kind, seq, payload) seen while waiting
         self._buf = bytearray()
+        self._pos = 0  # bytes of _buf already taken as frames
+        self._fd: Optional[int] = None
+        self._fd_of = None  # the stream _fd was found for (callers may swap streams)
 
     # raw frames
 
@@ -209,26 +238,51 @@ class Link:
     def read_frame(self, deadline: float):
         """Next well-formed frame (code, seq, payload), or None at the deadline.
         Unreadable frames from the table are skipped."""
+        buf = self._buf
         while True:
-            i = self._buf.find(0)
+            i = buf.find(0, self._pos)
             if i >= 0:
-                raw = bytes(self._buf[:i])
-                del self._buf[: i + 1]
+                raw = bytes(buf[self._pos : i])
+                self._pos = i + 1
+                if self._pos == len(buf):
+                    buf.clear()
+                    self._pos = 0
                 if not raw:
                     continue
                 try:
                     return parse(unstuff(raw))
                 except ValueError:
                     continue
-            if time.monotonic() > deadline:
+            if self._pos:  # keep only the partial frame
+                del buf[: self._pos]
+                self._pos = 0
+            left = deadline - time.monotonic()
+            if left < 0:
                 return None
-            # pyserial's read(n) waits for n bytes: ask for what is there
-            waiting = getattr(self.stream, "in_waiting", None)
-            chunk = (
-                self.stream.read(waiting or 1) if waiting is not None else self.stream.read(4096)
-            )
+            chunk = self._read_some(left)
             if chunk:
-                self._buf += chunk
+                buf += chunk
+
+    def _read_some(self, left: float) -> bytes:
+        """Whatever bytes are there, waiting up to `left` s for the first."""
+        if self._fd_of is not self.stream:
+            self._fd_of = self.stream
+            self._fd = _posix_fd(self.stream)
+        if self._fd is not None:
+            # pyserial on POSIX keeps its fd non-blocking (and VMIN 0: an empty
+            # read returns b""); one select and one read of everything there,
+            # instead of pyserial's ioctl (in_waiting), select and read per call
+            if not select.select([self._fd], [], [], left)[0]:
+                return b""
+            try:
+                return os.read(self._fd, 65536)
+            except BlockingIOError:
+                return b""
+        # pyserial's read(n) waits for n bytes: ask for what is there
+        waiting = getattr(self.stream, "in_waiting", None)
+        if waiting is None:
+            return self.stream.read(4096)
+        return self.stream.read(waiting or 1)
 
     def resync(self) -> None:
         """End whatever partial frame the table holds (a lone delimiter)."""
@@ -285,6 +339,7 @@ class Link:
             if reset is not None:
                 reset()  # replies to anything before this session
             self._buf.clear()
+            self._pos = 0
             self.resync()
             try:
                 data = self.request(CMD_HELLO, bytes([VERSION]), opening=True)
@@ -408,6 +463,18 @@ class Link:
             if total == 0:
                 break
         self.request(CMD_COMMIT, struct.pack("<BHII", kind, idx, total, zlib.crc32(data)))
+
+
+def _posix_fd(stream) -> Optional[int]:
+    """The fd of a pyserial Serial on POSIX (opened O_NONBLOCK), else None."""
+    try:
+        from serial.serialposix import Serial
+    except ImportError:  # pyserial missing, or not POSIX
+        return None
+    if type(stream) is not Serial or not stream.is_open:
+        return None
+    fd = stream.fileno()
+    return fd if not os.get_blocking(fd) else None
 
 
 def _detail(data: bytes) -> Optional[int]:

@@ -84,6 +84,42 @@ def test_random_bodies_roundtrip():
         roundtrip(rng.bytes(n, dense if i % 2 else None))
 
 
+def test_native_and_portable_stuffing_agree():
+    # MicroPython runs viper encode/decode; encode_py/decode_py are the
+    # reference (on CPython they are the same functions)
+    rng = Rng(777)
+    dense = bytes([0, 3, 4, 0x41, 1, 2, 5, 0xFF])
+    for i in range(400):
+        n = rng.next() % 1100 if i % 4 else i % 260
+        data = rng.bytes(n, dense if i % 3 == 0 else None)
+        a = bytearray(F.stuffed_max(n) + 3)
+        b = bytearray(F.stuffed_max(n) + 3)
+        na = F.encode(data, n, a, 2)
+        nb = F.encode_py(data, n, b, 2)
+        assert na == nb and a == b, data
+        wa = bytearray(a[2:na])
+        wb = bytearray(wa)
+        assert F.decode(wa, len(wa)) == F.decode_py(wb, len(wb)) == n
+        assert wa[:n] == wb[:n] == data
+        # broken at a random place: both refuse, or both read the same bytes
+        if na > 3:
+            k = 2 + rng.next() % (na - 2)
+            a[k] = (0, 3, 4, 0x41, 0xFF)[rng.next() % 5]
+            wa = bytearray(a[2:na])
+            wb = bytearray(wa)
+            ra = F.decode(wa, len(wa))
+            assert ra == F.decode_py(wb, len(wb))
+            if ra >= 0:
+                assert wa[:ra] == wb[:ra]
+
+
+def test_encode_refuses_a_short_buffer():
+    from check import raises
+
+    raises(ValueError, F.encode, bytearray(100), 100, bytearray(50), 0)
+    raises(ValueError, F.encode, bytearray(10), 11, bytearray(50), 0)
+
+
 def test_worst_case_size_is_the_buffer_size():
     data = bytes([0x55]) * F.MAX_BODY  # no special byte: the most code bytes
     wire = roundtrip(data)
