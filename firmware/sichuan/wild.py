@@ -26,7 +26,11 @@ from micropython import const
 from . import shape
 
 _INF = const(99)
-_cst = bytearray(6)  # per suit 0..2: fewest wilds for groups; 3..5: groups and the pair
+# Per suit t of the hand asked last: _cst[t] fewest wilds for groups, _cst[t + 3]
+# for groups and the pair, _cst[t + 6] its tile count; _msk[t] the ranks one
+# added tile completes (groups if it holds 3k+2 tiles, groups and the pair if 3k+1).
+_cst = bytearray(9)
+_msk = [0, 0, 0]
 
 
 def wild_faces(benjin):
@@ -101,12 +105,13 @@ def _gw(c, o):
     return m
 
 
-def _pw(c, o):
+def _pw(c, o, stop):
     """Ranks r such that the suit at o plus rank r is the pair and groups: r pairs
-    a held single (the rest groups: r = rank sum mod 3), or a held pair is set
-    aside and r joins groups."""
+    a held single (the rest groups: r = rank sum mod 3), or a held pair p is set
+    aside and r joins groups (r = 2p - rank sum mod 3). stop: at the first."""
+    s = shape._rank_sum(c, o)
     m = 0
-    r = shape._rank_sum(c, o) % 3
+    r = s % 3
     while r < 9:
         if c[o + r]:
             c[o + r] -= 1
@@ -114,11 +119,19 @@ def _pw(c, o):
                 m |= 1 << r
             c[o + r] += 1
         r += 3
-    for p in range(o, o + 9):
-        if c[p] >= 2:
-            c[p] -= 2
-            m |= _gw(c, o)
-            c[p] += 2
+    for p in range(9):
+        if m and stop:
+            break
+        if c[o + p] >= 2:
+            c[o + p] -= 2
+            r = (2 * p - s) % 3
+            while r < 9:
+                c[o + r] += 1
+                if shape._groups(c, o):
+                    m |= 1 << r
+                c[o + r] -= 1
+                r += 3
+            c[o + p] += 2
     return m
 
 
@@ -134,7 +147,7 @@ def _fits(c, o, n, pair, b):
     if b == 0:
         return shape._pair_groups(c, o) if pair else shape._groups(c, o)
     if b == 1:
-        return (_pw(c, o) if pair else _gw(c, o)) != 0
+        return (_pw(c, o, 1) if pair else _gw(c, o)) != 0
     if b > 2:
         return _rec(c, o, 0, 0, 0, pair, b) != _INF
     if not pair:
@@ -143,44 +156,71 @@ def _fits(c, o, n, pair, b):
 
 
 def _two(c, o, stop):
-    """Ranks (bits) of two added tiles that together make the suit at o groups,
-    each within two ranks of a held tile (a group holds a real one); their rank
-    sum is fixed mod 3. stop: return at the first pair found."""
-    k = _near(c, o)
+    """Ranks (bits) of two added tiles that together make the suit at o groups.
+    Either both join one real tile z (c - z is groups, z = rank sum mod 3: any
+    ranks z-2..z+2 complete it), or each completes a held partial (a pair, or
+    two tiles one or two ranks apart); their rank sum is fixed mod 3.
+    stop: return at the first pair found."""
     s = shape._rank_sum(c, o)
     m = 0
-    for f in range(9):
-        if not k >> f & 1:
-            continue
-        c[o + f] += 1
-        g = f + (-s - 2 * f) % 3  # g = -s - f mod 3, g >= f
-        while g < 9:
-            if k >> g & 1 and (m >> f & m >> g & 1) == 0:
-                c[o + g] += 1
-                if shape._groups(c, o):
-                    m |= 1 << f | 1 << g
-                c[o + g] -= 1
-                if m and stop:
-                    break
-            g += 3
-        c[o + f] -= 1
-        if m and stop:
-            break
+    z = s % 3
+    while z < 9:
+        if c[o + z]:
+            c[o + z] -= 1
+            if shape._groups(c, o):
+                m |= (31 << z >> 2) & 511
+            c[o + z] += 1
+        z += 3
+    if m and stop:
+        return m
+    x = 0
+    p = 0
+    for i in range(9):
+        y = c[o + i]
+        if y:
+            x |= 1 << i
+            if y > 1:
+                p |= 1 << i
+    y = x & x >> 1
+    k = (p | y << 2 | y >> 1 | (x & x >> 2) << 1) & 511  # completions of partials
+    t = (-s) % 3
+    f = 0
+    while k >> f:
+        if k >> f & 1:
+            c[o + f] += 1
+            g = f + (t - 2 * f) % 3  # f + g = -s mod 3, g >= f
+            while g < 9:
+                if k >> g & 1 and not m >> f & m >> g & 1:
+                    c[o + g] += 1
+                    if shape._groups(c, o):
+                        m |= 1 << f | 1 << g
+                    c[o + g] -= 1
+                g += 3
+            c[o + f] -= 1
+            if m and stop:
+                break
+        f += 1
     return m
 
 
 def _pw2(c, o, stop):
     """Ranks r such that the suit at o plus rank r and one wild is groups and a
     pair holding a real tile p: with an added one (the other added joins
-    groups), or two real ones (both added join groups)."""
+    groups: its rank is p - rank sum mod 3), or two real ones (both added join
+    groups)."""
+    s = shape._rank_sum(c, o)
     m = 0
     for p in range(9):
         x = c[o + p]
         if x:
             c[o + p] = x - 1
-            k = _gw(c, o)
-            if k:
-                m |= k | 1 << p
+            r = (p - s) % 3
+            while r < 9:
+                c[o + r] += 1
+                if shape._groups(c, o):
+                    m |= 1 << r | 1 << p
+                c[o + r] -= 1
+                r += 3
             if x > 1 and not (m and stop):
                 c[o + p] = x - 2
                 m |= _two(c, o, stop)
@@ -190,27 +230,31 @@ def _pw2(c, o, stop):
     return m
 
 
-def _cost(c, o, n, pair, wn):
+def _cost(c, o, n, pair, wn, k):
     """Fewest wilds (<= wn, else _INF) making the suit at o (n tiles) groups, or
-    groups and the pair; an empty suit's pair is two wilds."""
+    groups and the pair; k: its _msk (the answer for one wild)."""
     b = (2 - n) % 3 if pair else (-n) % 3
     while b <= wn:
-        if _fits(c, o, n, pair, b):
+        if k != 0 if b == 1 else _fits(c, o, n, pair, b):
             return b
         b += 3
     return _INF
 
 
 def _costs(c, wn, void):
-    """Fill _cst for c (no wild copies) and wn wilds; returns the tile count.
-    The void suit (empty) takes no pair."""
+    """Fill _cst and _msk for c (no wild copies) and wn wilds; returns the tile
+    count. The void suit (empty) takes no pair."""
     tot = 0
     for t in range(3):
         o = 9 * t
         n = _size(c, o)
         tot += n
-        _cst[t] = _cost(c, o, n, 0, wn)
-        _cst[t + 3] = _INF if t == void else _cost(c, o, n, 1, wn)
+        r = n % 3
+        k = _gw(c, o) if r == 2 else (_pw(c, o, 0) if r else 0)
+        _msk[t] = k
+        _cst[t] = _cost(c, o, n, 0, wn, k)
+        _cst[t + 3] = _INF if t == void else _cost(c, o, n, 1, wn, k)
+        _cst[t + 6] = n
     return tot
 
 
@@ -250,12 +294,15 @@ def is_win(c, w1, w2, void=-1):
     n1 = c[w1]
     n2 = c[w2]
     wn = _take(c, w1, w2)
-    ok = False
-    if _void_clear(c, void):
+    if not wn:
+        ok = shape.is_win(c, void)
+    elif _void_clear(c, void):
         tot = _costs(c, wn, void)
         g = _cst[0] + _cst[1] + _cst[2]
         ok = (g + 2 <= wn or g - _cst[0] + _cst[3] <= wn or g - _cst[1] + _cst[4] <= wn
               or g - _cst[2] + _cst[5] <= wn or (tot + wn == 14 and _odd(c, wn) >= 0))
+    else:
+        ok = False
     _put(c, w1, w2, n1, n2)
     return ok
 
@@ -349,31 +396,30 @@ def _real_waits(c, wn, void):
         if _cst[u] + _cst[v + 3] < e:
             e = _cst[u] + _cst[v + 3]
         if g <= wn or e <= wn:
-            m |= _suit_waits(c, 9 * t, wn - e, wn - g) << 9 * t
+            m |= _suit_waits(c, t, wn - e, wn - g) << 9 * t
     return m & full
 
 
-def _suit_waits(c, o, bg, bp):
-    """Ranks r (bits) such that the suit at o plus rank r is groups with at most
-    bg wilds, or groups and the pair with at most bp.
+def _suit_waits(c, t, bg, bp):
+    """Ranks r (bits) such that suit t plus rank r is groups with at most bg
+    wilds, or groups and the pair with at most bp (_costs has asked it).
 
     A face more than two ranks from every tile of the suit can only join wilds
     (a group of it and two, or the pair of it and one), the same for every
-    rank; those cases are asked first and, if they work, every rank does."""
-    n = _size(c, o)
-    if _fits(c, o, n, 0, bg - 2) or _fits(c, o, n, 1, bp - 2) or _fits(c, o, n, 0, bp - 1):
+    rank; if that works, every rank does. Otherwise only near faces can."""
+    g = _cst[t]
+    if g <= bg - 2 or _cst[t + 3] <= bp - 2 or g <= bp - 1:
         return 511
-    m = 0
-    n += 1
+    o = 9 * t
+    n = _cst[t + 6] + 1
     bg -= (n + bg) % 3
     bp -= (n + bp - 2) % 3
-    if bg == 0:
-        m = _gw(c, o)
-    elif bg == 1:
-        m = _two(c, o, 0)
-    if bp == 0:
-        m |= _pw(c, o)
-    elif bp == 1:
+    m = 0
+    if bg == 0 or bp == 0:
+        m = _msk[t]  # one tile: 3k+2 held make groups, 3k+1 the pair
+    if bg == 1:
+        m |= _two(c, o, 0)
+    if bp == 1:
         m |= _pw2(c, o, 0)
     if bg > 1 or bp > 1:
         k = _near(c, o) & ~m
