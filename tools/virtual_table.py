@@ -631,7 +631,7 @@ def _send(conn, body):
 
 
 def run(vt, miss=0.0, phantom=0.0, heap=HEAP, claim_ms=5000, frame_ms=50, on_frame=None,
-        mp=MP, fw=FW, timeout=600, preset="xuezhan"):
+        mp=MP, fw=FW, timeout=600, preset="xuezhan", fw_args=(), pass_fds=()):
     """Play vt against the firmware on the unix port. Returns a result dict:
     frames, accepted, mismatch, stuck, totals (firmware), truth totals,
     hand deltas, faults, firmware output (stdout/stderr), returncode."""
@@ -650,9 +650,11 @@ def run(vt, miss=0.0, phantom=0.0, heap=HEAP, claim_ms=5000, frame_ms=50, on_fra
     # frozen code runs from flash on the board (tools/mprun.py); only its data
     # lives in the heap.
     cmd = [sys.executable, os.path.join(ROOT, "tools", "mprun.py"), "--heap", heap, "--rom", fw,
-           "main", "sim", str(port), image, str(claim_ms), preset]
+           "main", "sim", str(port), image, str(claim_ms), preset] + list(fw_args)
+    # fw_args, pass_fds: main.py's options, e.g. the host link on a pty
+    # (mjtable virtual-table)
     proc = subprocess.Popen(cmd, cwd=fw, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, pass_fds=tuple(pass_fds))
     st = None
     err = None
     try:
