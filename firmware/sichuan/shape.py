@@ -121,17 +121,18 @@ def _rank_sum(c, o):
             + 6 * c[o + 6] + 7 * c[o + 7] + 8 * c[o + 8])
 
 
-def _group_waits(c, o, limit):
+def _group_waits(c, o, s, limit):
     """Bitmask of faces that make the suit at o (3k+2 tiles) groups only.
 
-    The rank sum of groups is 0 mod 3, so the drawn rank is -s mod 3: three
+    s: the suit's rank sum (only s mod 3 counts; see _rank_sum). The rank
+    sum of groups is 0 mod 3, so the drawn rank is -s mod 3: three
     candidates, each checked by one _groups. A face already held four times
     (counting `limit`) cannot be drawn. A drawn tile with nothing at its face
     or beside it joins no group (one copy, no run), so it costs no _groups: a
     third of the candidates on play-like hands. (f - 1 or f + 1 across a suit
     edge reads another suit: that only lets a hopeless candidate through.)
     """
-    f = o + (-_rank_sum(c, o)) % 3
+    f = o + (-s) % 3
     mask = 0
     while f < o + 9:
         if (c[f] or c[f - 1] or (f < 26 and c[f + 1])) and c[f] + (
@@ -144,16 +145,16 @@ def _group_waits(c, o, limit):
     return mask
 
 
-def _pair_waits(c, o, limit):
+def _pair_waits(c, o, s, limit):
     """Waits of a suit of 3k+1 tiles that must end as one pair and groups.
 
     Either the drawn tile pairs a held single (单钓: the rest is groups, so its
     rank is s mod 3), or the pair is already held: take it out, and the drawn
     rank is fixed mod 3 as for groups only. Each candidate costs one _groups,
     but a drawn tile with no neighbour is skipped as in _group_waits.
+    s: the suit's rank sum, as for _group_waits.
     """
     mask = 0
-    s = _rank_sum(c, o)
     f = o + s % 3
     while f < o + 9:
         if c[f] and c[f] + (limit[f] if limit else 0) < 4:
@@ -199,30 +200,55 @@ def waits_mask(counts, void=-1, limit=None):
     (melds): a wait that needs a fifth copy is not a wait.
     """
     c = counts
-    n0 = c[0] + c[1] + c[2] + c[3] + c[4] + c[5] + c[6] + c[7] + c[8]
-    n1 = c[9] + c[10] + c[11] + c[12] + c[13] + c[14] + c[15] + c[16] + c[17]
-    n2 = c[18] + c[19] + c[20] + c[21] + c[22] + c[23] + c[24] + c[25] + c[26]
+    # Per suit, t = n + 128 * s in one sum: n its tile count (< 128), s = sum
+    # over ranks 1..9 of (rank - 1) mod 3 times the count, congruent to its
+    # rank sum mod 3, which is all the waits need of it (129 = 128 + 1 etc.).
+    t0 = c[0] + c[3] + c[6] + 129 * (c[1] + c[4] + c[7]) + 257 * (c[2] + c[5] + c[8])
+    t1 = c[9] + c[12] + c[15] + 129 * (c[10] + c[13] + c[16]) + 257 * (c[11] + c[14] + c[17])
+    t2 = c[18] + c[21] + c[24] + 129 * (c[19] + c[22] + c[25]) + 257 * (c[20] + c[23] + c[26])
+    n0 = t0 & 127
+    n1 = t1 & 127
+    n2 = t2 & 127
     if (void == 0 and n0) or (void == 1 and n1) or (void == 2 and n2):
         return 0
-    mask = _qidui_wait(counts, limit) if n0 + n1 + n2 == 13 else 0
+    mask = _qidui_wait(c, limit) if n0 + n1 + n2 == 13 else 0
     r0 = n0 % 3
     r1 = n1 % 3
     r2 = n2 % 3
     if r0 + r1 + r2 == 1:  # residues (1,0,0): the odd suit takes tile and pair
-        one = 0 if r0 else (9 if r1 else 18)
         # the other suits hold groups only (an empty suit, often the void, trivially)
-        if (one != 0 and n0 and not _groups(c, 0)) or (one != 9 and n1 and not _groups(c, 9)) or (
-                one != 18 and n2 and not _groups(c, 18)):
+        if (not r0 and n0 and not _groups(c, 0)) or (not r1 and n1 and not _groups(c, 9)) or (
+                not r2 and n2 and not _groups(c, 18)):
             return mask
-        return mask | _pair_waits(c, one, limit)
-    if r0 + r1 + r2 == 4 and (r0 == 0 or r1 == 0 or r2 == 0):  # (2,2,0)
-        zero = 0 if r0 == 0 else (9 if r1 == 0 else 18)
-        nz = n0 if r0 == 0 else (n1 if r1 == 0 else n2)
-        if nz and not _groups(c, zero):
+        if r0:
+            return mask | _pair_waits(c, 0, t0 >> 7, limit)
+        if r1:
+            return mask | _pair_waits(c, 9, t1 >> 7, limit)
+        return mask | _pair_waits(c, 18, t2 >> 7, limit)
+    if r0 + r1 + r2 != 4 or (r0 and r1 and r2):
+        return mask
+    # residues (2,2,0): the third suit holds groups only
+    if not r0:
+        if n0 and not _groups(c, 0):
             return mask
-        for o in (0, 9, 18):
-            if o != zero and _pair_groups(counts, 27 - zero - o):
-                mask |= _group_waits(counts, o, limit)
+        return mask | _split_waits(c, 9, t1 >> 7, 18, t2 >> 7, limit)
+    if not r1:
+        if n1 and not _groups(c, 9):
+            return mask
+        return mask | _split_waits(c, 0, t0 >> 7, 18, t2 >> 7, limit)
+    if n2 and not _groups(c, 18):
+        return mask
+    return mask | _split_waits(c, 0, t0 >> 7, 9, t1 >> 7, limit)
+
+
+def _split_waits(c, a, sa, b, sb, limit):
+    """Waits of two suits at a and b of 3k+2 tiles each (rank sums sa, sb):
+    one holds the pair and groups, the drawn tile makes the other groups."""
+    mask = 0
+    if _pair_at(c, b, b + (2 * sb) % 3):
+        mask = _group_waits(c, a, sa, limit)
+    if _pair_at(c, a, a + (2 * sa) % 3):
+        mask |= _group_waits(c, b, sb, limit)
     return mask
 
 
@@ -244,16 +270,21 @@ def _qidui_wait(counts, limit):
 
 def waits(counts, void=-1, limit=None):
     """Faces (in order) that complete the concealed tiles (3n+1 of them)."""
-    m = waits_mask(counts, void, limit)
+    return _faces(waits_mask(counts, void, limit))
+
+
+# _BIT[2**f % 37] = f for f < 27: 2 is a primitive root mod 37, so the powers
+# of two fall on distinct residues, and a wait's bit finds its face in one step
+# (MicroPython ints have no bit_length; 2**26 keeps to a 31-bit small int).
+_BIT = (b"\x00\x00\x01\x1a\x02\x17\x00\x00\x03\x10\x18\x00\x00\x0b\x00\x0d\x04\x07\x11"
+        b"\x00\x19\x16\x00\x0f\x00\x0a\x0c\x06\x00\x15\x0e\x09\x05\x14\x08\x13\x12")
+
+
+def _faces(m):
+    """The faces of mask m, in order (m & -m isolates the lowest bit)."""
     out = []
-    f = 0
     while m:
-        if not m & 511:  # skip a suit without waits
-            m >>= 9
-            f += 9
-            continue
-        if m & 1:
-            out.append(f)
-        m >>= 1
-        f += 1
+        b = m & -m
+        m -= b
+        out.append(_BIT[b % 37])
     return out
