@@ -13,52 +13,44 @@ Nothing here allocates.
 """
 
 
+# The greedy groups check as a table of steps. At each rank the tiles left
+# after the runs started at the two ranks below, mod 3, start that many runs
+# (three equal runs are three triplets, the rest are triplets), and it fails
+# if fewer tiles are left than those runs need. Its state is the runs started
+# at the previous rank and the one before, r1 and r2, stored as 8 * (3*r1 + r2)
+# (9 states, 72 the failed state that stays failed), so one step from state s
+# at a rank holding x tiles (0..7) is _STEP[s + x]. Ranks 8 and 9 start no
+# run, so groups end in state 0. Built (and checked) by tests/core/test_shape.py.
+_STEP = (
+    b"\x00\x18\x30\x00\x18\x30\x00\x18\x48\x00\x18\x30\x00\x18\x30\x00"
+    b"\x48\x48\x00\x18\x30\x00\x18\x30\x48\x08\x20\x38\x08\x20\x38\x08"
+    b"\x48\x48\x08\x20\x38\x08\x20\x38\x48\x48\x48\x08\x20\x38\x08\x20"
+    b"\x48\x48\x10\x28\x40\x10\x28\x40\x48\x48\x48\x10\x28\x40\x10\x28"
+    b"\x48\x48\x48\x48\x10\x28\x40\x10\x48\x48\x48\x48\x48\x48\x48\x48")
+
+
 def _groups(c, o):
     """True if suit at offset o (faces o..o+8) splits into groups only.
 
-    Greedy, rank by rank: the tiles left at a rank, mod 3, start that many
-    runs, which take as many tiles from the next two ranks; it fails when a
-    rank is left negative, or when ranks 8 and 9 (which start no run) are not
-    triplets. `a` is what the rank being decided holds after earlier runs,
-    `b` what the next one holds after runs from further back.
-    Unrolled: the loop overhead was a third of its time on both interpreters.
+    Unrolled, with two checks for an early failure: a loop's overhead was a
+    third of its time on both interpreters, and the table step costs half the
+    arithmetic one (max - r1 - r2, % 3, sign test).
     """
-    r = c[o] % 3
-    a = c[o + 1] - r
-    if a < 0:
+    t = _STEP
+    s = t[c[o]]
+    s = t[s + c[o + 1]]
+    s = t[s + c[o + 2]]
+    if s == 72:
         return False
-    b = c[o + 2] - r
-    r = a % 3
-    a = b - r
-    if a < 0:
+    s = t[s + c[o + 3]]
+    s = t[s + c[o + 4]]
+    s = t[s + c[o + 5]]
+    if s == 72:
         return False
-    b = c[o + 3] - r
-    r = a % 3
-    a = b - r
-    if a < 0:
-        return False
-    b = c[o + 4] - r
-    r = a % 3
-    a = b - r
-    if a < 0:
-        return False
-    b = c[o + 5] - r
-    r = a % 3
-    a = b - r
-    if a < 0:
-        return False
-    b = c[o + 6] - r
-    r = a % 3
-    a = b - r
-    if a < 0:
-        return False
-    b = c[o + 7] - r
-    r = a % 3
-    a = b - r
-    if a < 0:
-        return False
-    b = c[o + 8] - r
-    return a % 3 == 0 and b % 3 == 0  # b < 0 is -1 or -2: not 0 mod 3
+    s = t[s + c[o + 6]]
+    s = t[s + c[o + 7]]
+    s = t[s + c[o + 8]]
+    return s == 0
 
 
 def _pair_groups(c, o):
@@ -211,7 +203,11 @@ def waits_mask(counts, void=-1, limit=None):
     n2 = t2 & 127
     if (void == 0 and n0) or (void == 1 and n1) or (void == 2 and n2):
         return 0
-    mask = _qidui_wait(c, limit) if n0 + n1 + n2 == 13 else 0
+    mask = 0
+    # seven pairs: 13 tiles with one odd face (counts 0..4: odd is 1 or 3);
+    # bytearray.count looks in C, where a loop over 27 faces cost a tenth
+    if n0 + n1 + n2 == 13 and c.count(b"\x01") + c.count(b"\x03") == 1:
+        mask = _qidui_wait(c, limit)
     r0 = n0 % 3
     r1 = n1 % 3
     r2 = n2 % 3
@@ -253,13 +249,7 @@ def _split_waits(c, a, sa, b, sb, limit):
 
 
 def _qidui_wait(counts, limit):
-    """Seven-pairs wait of 13 concealed tiles: the one odd face, if any.
-
-    Counts are 0..4, so an odd face holds 1 or 3: bytearray.count and find
-    look for them in C, where a loop over 27 faces was a tenth of a waits call.
-    """
-    if counts.count(b"\x01") + counts.count(b"\x03") != 1:
-        return 0
+    """Seven-pairs wait of 13 concealed tiles with one odd face (1 or 3 copies)."""
     odd = counts.find(b"\x01")
     if odd < 0:
         odd = counts.find(b"\x03")
@@ -268,23 +258,20 @@ def _qidui_wait(counts, limit):
     return 1 << odd
 
 
-def waits(counts, void=-1, limit=None):
-    """Faces (in order) that complete the concealed tiles (3n+1 of them)."""
-    return _faces(waits_mask(counts, void, limit))
-
-
 # _BIT[2**f % 37] = f for f < 27: 2 is a primitive root mod 37, so the powers
 # of two fall on distinct residues, and a wait's bit finds its face in one step
-# (MicroPython ints have no bit_length; 2**26 keeps to a 31-bit small int).
+# (MicroPython ints have no bit_length; 2**26 keeps to a 31-bit small int),
+# where shifting through every face below it cost a tenth of a waits call.
 _BIT = (b"\x00\x00\x01\x1a\x02\x17\x00\x00\x03\x10\x18\x00\x00\x0b\x00\x0d\x04\x07\x11"
         b"\x00\x19\x16\x00\x0f\x00\x0a\x0c\x06\x00\x15\x0e\x09\x05\x14\x08\x13\x12")
 
 
-def _faces(m):
-    """The faces of mask m, in order (m & -m isolates the lowest bit)."""
+def waits(counts, void=-1, limit=None):
+    """Faces (in order) that complete the concealed tiles (3n+1 of them)."""
+    m = waits_mask(counts, void, limit)
     out = []
     while m:
-        b = m & -m
+        b = m & -m  # the lowest wait's bit
         m -= b
         out.append(_BIT[b % 37])
     return out

@@ -310,3 +310,43 @@ def test_hot_paths_allocate_nothing_on_micropython():
         c = P(text)
         assert _alloc_per_call(shape.is_win, c, -1) == 0, text
         assert _alloc_per_call(shape.is_win, c, 2) == 0, text
+
+
+def test_groups_step_table_follows_the_greedy_rule():
+    # shape._STEP[8 * (3*r1 + r2) + x]: the state after a rank holding x tiles,
+    # r1/r2 the runs started at the two ranks below; 72 = failed, and stays so
+    for st in range(10):
+        for x in range(8):
+            got = shape._STEP[8 * st + x]
+            if st == 9:
+                assert got == 72, (st, x)
+                continue
+            r1, r2 = st // 3, st % 3
+            left = x - r1 - r2
+            assert got == (72 if left < 0 else 8 * (3 * (left % 3) + r1)), (st, x)
+
+
+def _suits(c, size, low, out):
+    """Call out(c) for every suit at offset 9 of `size` more tiles from rank index low up."""
+    if size == 0:
+        out(c)
+        return
+    for i in range(low, 9):
+        if c[9 + i] < 5:
+            c[9 + i] += 1
+            _suits(c, size - 1, i, out)
+            c[9 + i] -= 1
+
+
+def test_groups_matches_reference_on_every_suit_up_to_nine_tiles():
+    # every suit of 3, 6 or 9 tiles, counts up to 5 (wild hands try a fifth
+    # copy): the table greedy against the plain recursion
+    seen = [0]
+
+    def check(c):
+        seen[0] += 1
+        assert shape._groups(c, 9) == _ref_groups(c, False), tiles.to_text(c)
+
+    for size in (3, 6, 9):
+        _suits(bytearray(27), size, 0, check)
+    assert seen[0] > 20000
