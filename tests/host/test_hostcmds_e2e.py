@@ -364,19 +364,3 @@ def test_key_set_only_with_the_button_then_changes_need_it(env, capsys):
         assert "seal unsealed" in out
     finally:
         t.close()
-
-
-def test_virtual_table_prints_its_port_first_and_answers(env, capsys):
-    exe = os.path.join(ROOT, ".venv", "bin", "mjtable")
-    proc = subprocess.Popen([exe, "virtual-table", "--fresh", "--hands", "1", "--rules",
-                             "chengdu", "--flash", str(env / "vt.img")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        first = proc.stdout.readline()
-        assert first.startswith("port: /dev/")
-        port = first.split(": ", 1)[1].strip()
-        code, out, _ = run(capsys, "info", "--port", port)
-        assert code == 0 and "chengdu" in out and "logs waiting  1" in out
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)

@@ -1,0 +1,110 @@
+"""End to end against the full controller: `mjtable virtual-table --bots`
+runs firmware/main.py (scan, keys, displays and the host-link task) on the
+MicroPython unix port, its chips simulated by the virtual table whose bots
+play, with the host link on a pseudo-terminal. The host tool, on pyserial,
+reads INFO, pushes a ruleset, waits for bot hands, pulls the logs into an
+archive, rescores them and exports a CSV sheet. No timing is asserted (the
+polling loops only bound a wait)."""
+
+import csv
+import json
+import os
+import subprocess
+import time
+
+import pytest
+from mjtable import cli
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXE = os.path.join(ROOT, ".venv", "bin", "mjtable")
+KEY = bytes(range(11, 43))
+
+
+@pytest.fixture
+def env(tmp_path, monkeypatch):
+    monkeypatch.setenv("MJTABLE_KEYFILE", str(tmp_path / "key"))
+    monkeypatch.setenv("MJTABLE_ARCHIVE", str(tmp_path / "archive.sqlite"))
+    monkeypatch.delenv("MJTABLE_KEY", raising=False)
+    (tmp_path / "key").write_text(KEY.hex())
+    return tmp_path
+
+
+def run(capsys, *argv):
+    code = cli.main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+class VirtualTable:
+    def __init__(self, *args):
+        self.proc = subprocess.Popen([EXE, "virtual-table", *args], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+        first = self.proc.stdout.readline()
+        if not first.startswith("port: /dev/"):
+            self.proc.kill()
+            raise AssertionError("no port line: %r %s" % (first, self.proc.stderr.read()))
+        self.port = first.split(": ", 1)[1].strip()
+
+    def close(self):
+        self.proc.terminate()  # SIGTERM: the firmware is told to stop, then it exits
+        try:
+            return self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise
+
+
+def info(capsys, port):
+    code, out, err = run(capsys, "info", "--port", port, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_full_controller_with_bots_push_play_pull_rescore_export(env, capsys):
+    vt = VirtualTable("--bots", "--hands", "1", "--gap", "1500", "--pace", "0",
+                      "--rules", "xuezhan")
+    try:
+        d = info(capsys, vt.port)
+        assert d["proto"] == "1" and d["key"] == "1" and d["rules"] == "xuezhan"
+        # one-hand matches: the push waits for the hand in play, and the
+        # ruleset is played from the next match on
+        code, out, err = run(capsys, "rules", "push", "chengdu", "--port", vt.port,
+                             "--wait", "120")
+        assert code == 0 and "chengdu active" in out, err
+        assert info(capsys, vt.port)["rules"] == "chengdu"
+        deadline = time.monotonic() + 150
+        while int(info(capsys, vt.port)["logs"]) < 3:  # log 3 opens once hand 2 ended
+            assert time.monotonic() < deadline, "the bots played no second hand"
+            assert vt.proc.poll() is None, vt.proc.stderr.read()
+            time.sleep(0.5)
+        arch = str(env / "event.sqlite")
+        code, out, err = run(capsys, "logs", "pull", "--port", vt.port, "--archive", arch)
+        assert code == 0, err
+        assert "seal valid, archived as hand 1" in out and "seal valid, archived as hand 2" in out
+        assert "0 damaged" in out
+        code, out, err = run(capsys, "rescore", "--archive", arch)
+        assert code == 0 and " 0 differ" in out and "same as the table" in out, out + err
+        sheet = env / "sheet.csv"
+        code, out, err = run(capsys, "export", "--csv", str(sheet), "--archive", arch)
+        assert code == 0, err
+        rows = list(csv.DictReader(sheet.open()))
+        rules = {int(r["log"]): r["rules"] for r in rows}
+        assert rules[1] == "xuezhan" and rules[2] == "chengdu", rows
+        assert all(r["seal"] == "valid" and r["checked"] == "yes" for r in rows)
+        for r in rows:  # a hand's points sum to zero
+            assert sum(int(r[s]) for s in ("East", "South", "West", "North")) == 0
+    finally:
+        assert vt.close() == 0
+
+
+def test_without_bots_the_table_waits_with_no_match(env, capsys):
+    vt = VirtualTable("--rules", "chengdu")
+    try:
+        d = info(capsys, vt.port)
+        assert d["rules"] == "chengdu" and d["logs"] == "0"
+        # no hand in play: a push is taken at once
+        code, out, err = run(capsys, "rules", "push", "xueliu", "--port", vt.port, "--wait", "0")
+        assert code == 0 and "xueliu active" in out, err
+    finally:
+        assert vt.close() == 0
