@@ -24,6 +24,7 @@ Nothing allocates; the recursion is at most nine deep.
 from micropython import const
 
 from . import shape
+from .shape import _groups, _pair_groups, _rank_sum
 
 _INF = const(99)
 # Per suit t of the hand asked last: _cst[t] fewest wilds for groups, _cst[t + 3]
@@ -91,14 +92,14 @@ def _near(c, o):
     return (x | x << 1 | x << 2 | x >> 1 | x >> 2) & 511
 
 
-def _gw(c, o):
-    """Ranks (bits) r such that the suit at o plus one tile of rank r is groups:
-    groups' rank sum is 0 mod 3, so three ranks are tried."""
+def _gw(c, o, s):
+    """Ranks (bits) r such that the suit at o (rank sum s) plus one tile of rank
+    r is groups: groups' rank sum is 0 mod 3, so three ranks are tried."""
     m = 0
-    r = (-shape._rank_sum(c, o)) % 3
+    r = -s % 3
     while r < 9:
         c[o + r] += 1
-        if shape._groups(c, o):
+        if _groups(c, o):
             m |= 1 << r
         c[o + r] -= 1
         r += 3
@@ -107,30 +108,22 @@ def _gw(c, o):
 
 def _pw(c, o, stop):
     """Ranks r such that the suit at o plus rank r is the pair and groups: r pairs
-    a held single (the rest groups: r = rank sum mod 3), or a held pair p is set
-    aside and r joins groups (r = 2p - rank sum mod 3). stop: at the first."""
-    s = shape._rank_sum(c, o)
+    a held single (the rest groups: r = rank sum mod 3), or a held pair is set
+    aside and r joins groups. stop: at the first."""
+    s = _rank_sum(c, o)
     m = 0
     r = s % 3
     while r < 9:
         if c[o + r]:
             c[o + r] -= 1
-            if shape._groups(c, o):
+            if _groups(c, o):
                 m |= 1 << r
             c[o + r] += 1
         r += 3
     for p in range(9):
-        if m and stop:
-            break
-        if c[o + p] >= 2:
+        if c[o + p] >= 2 and not (m and stop):
             c[o + p] -= 2
-            r = (2 * p - s) % 3
-            while r < 9:
-                c[o + r] += 1
-                if shape._groups(c, o):
-                    m |= 1 << r
-                c[o + r] -= 1
-                r += 3
+            m |= _gw(c, o, s - 2 * p)
             c[o + p] += 2
     return m
 
@@ -145,9 +138,9 @@ def _fits(c, o, n, pair, b):
     if not n:
         return True
     if b == 0:
-        return shape._pair_groups(c, o) if pair else shape._groups(c, o)
+        return _pair_groups(c, o) if pair else _groups(c, o)
     if b == 1:
-        return (_pw(c, o, 1) if pair else _gw(c, o)) != 0
+        return (_pw(c, o, 1) if pair else _gw(c, o, _rank_sum(c, o))) != 0
     if b > 2:
         return _rec(c, o, 0, 0, 0, pair, b) != _INF
     if not pair:
@@ -161,13 +154,13 @@ def _two(c, o, stop):
     ranks z-2..z+2 complete it), or each completes a held partial (a pair, or
     two tiles one or two ranks apart); their rank sum is fixed mod 3.
     stop: return at the first pair found."""
-    s = shape._rank_sum(c, o)
+    s = _rank_sum(c, o)
     m = 0
     z = s % 3
     while z < 9:
         if c[o + z]:
             c[o + z] -= 1
-            if shape._groups(c, o):
+            if _groups(c, o):
                 m |= (31 << z >> 2) & 511
             c[o + z] += 1
         z += 3
@@ -192,7 +185,7 @@ def _two(c, o, stop):
             while g < 9:
                 if k >> g & 1 and not m >> f & m >> g & 1:
                     c[o + g] += 1
-                    if shape._groups(c, o):
+                    if _groups(c, o):
                         m |= 1 << f | 1 << g
                     c[o + g] -= 1
                 g += 3
@@ -206,27 +199,20 @@ def _two(c, o, stop):
 def _pw2(c, o, stop):
     """Ranks r such that the suit at o plus rank r and one wild is groups and a
     pair holding a real tile p: with an added one (the other added joins
-    groups: its rank is p - rank sum mod 3), or two real ones (both added join
-    groups)."""
-    s = shape._rank_sum(c, o)
+    groups), or two real ones (both added join groups)."""
+    s = _rank_sum(c, o)
     m = 0
     for p in range(9):
         x = c[o + p]
-        if x:
+        if x and not (m and stop):
             c[o + p] = x - 1
-            r = (p - s) % 3
-            while r < 9:
-                c[o + r] += 1
-                if shape._groups(c, o):
-                    m |= 1 << r | 1 << p
-                c[o + r] -= 1
-                r += 3
-            if x > 1 and not (m and stop):
+            k = _gw(c, o, s - p)
+            if k:
+                m |= k | 1 << p
+            if x > 1:
                 c[o + p] = x - 2
                 m |= _two(c, o, stop)
             c[o + p] = x
-            if m and stop:
-                break
     return m
 
 
@@ -250,7 +236,7 @@ def _costs(c, wn, void):
         n = _size(c, o)
         tot += n
         r = n % 3
-        k = _gw(c, o) if r == 2 else (_pw(c, o, 0) if r else 0)
+        k = _gw(c, o, _rank_sum(c, o)) if r == 2 else (_pw(c, o, 0) if r else 0)
         _msk[t] = k
         _cst[t] = _cost(c, o, n, 0, wn, k)
         _cst[t + 3] = _INF if t == void else _cost(c, o, n, 1, wn, k)
@@ -323,8 +309,8 @@ def waits_mask(c, w1, w2, void=-1, limit=None):
             m = _real_waits(c, wn, void)
         else:
             m = shape.waits_mask(c, void)
-            if not m and b"\x04" in c:
-                m = _fifth(c, void)
+            if not m and b"\x04" in c:  # a wild may be a fifth copy
+                m = _real_waits(c, 0, void)
         if m:
             mask = _held(c, m & ~(1 << w1 | 1 << w2), limit)
             if n1 + (limit[w1] if limit else 0) < 4:
@@ -333,19 +319,6 @@ def waits_mask(c, w1, w2, void=-1, limit=None):
                 mask |= 1 << w2
     _put(c, w1, w2, n1, n2)
     return mask
-
-
-def _fifth(c, void):
-    """Faces held four times that a fifth copy would complete (a wild may
-    stand for it); shape.waits_mask leaves them out."""
-    m = 0
-    for f in range(27):
-        if c[f] == 4:
-            c[f] += 1
-            if shape.is_win(c, void):
-                m |= 1 << f
-            c[f] -= 1
-    return m
 
 
 def _held(c, m, limit):
