@@ -20,13 +20,13 @@ Nothing here allocates.
 # at the previous rank and the one before, r1 and r2, stored as 8 * (3*r1 + r2)
 # (9 states, 72 the failed state that stays failed), so one step from state s
 # at a rank holding x tiles (0..7) is _STEP[s + x]. Ranks 8 and 9 start no
-# run, so groups end in state 0. Built (and checked) by tests/core/test_shape.py.
-_STEP = (
-    b"\x00\x18\x30\x00\x18\x30\x00\x18\x48\x00\x18\x30\x00\x18\x30\x00"
-    b"\x48\x48\x00\x18\x30\x00\x18\x30\x48\x08\x20\x38\x08\x20\x38\x08"
-    b"\x48\x48\x08\x20\x38\x08\x20\x38\x48\x48\x48\x08\x20\x38\x08\x20"
-    b"\x48\x48\x10\x28\x40\x10\x28\x40\x48\x48\x48\x10\x28\x40\x10\x28"
-    b"\x48\x48\x48\x48\x10\x28\x40\x10\x48\x48\x48\x48\x48\x48\x48\x48")
+# run, so groups end in state 0. A tuple, not bytes: CPython indexes a tuple
+# in a specialised step (a tenth faster waits); 80 entries. Built (and
+# checked) by tests/core/test_shape.py.
+_STEP = (0, 24, 48, 0, 24, 48, 0, 24, 72, 0, 24, 48, 0, 24, 48, 0, 72, 72, 0, 24, 48, 0, 24, 48,
+         72, 8, 32, 56, 8, 32, 56, 8, 72, 72, 8, 32, 56, 8, 32, 56, 72, 72, 72, 8, 32, 56, 8, 32,
+         72, 72, 16, 40, 64, 16, 40, 64, 72, 72, 72, 16, 40, 64, 16, 40, 72, 72, 72, 72, 16, 40,
+         64, 16, 72, 72, 72, 72, 72, 72, 72, 72)
 
 
 def _groups(c, o):
@@ -108,27 +108,28 @@ def is_win(counts, void=-1):
 
 
 def _rank_sum(c, o):
-    """sum(rank index * count) over the suit at o; groups alone make it 0 mod 3."""
-    return (c[o + 1] + 2 * c[o + 2] + 3 * c[o + 3] + 4 * c[o + 4] + 5 * c[o + 5]
-            + 6 * c[o + 6] + 7 * c[o + 7] + 8 * c[o + 8])
+    """A number congruent mod 3 to sum(rank index * count) over the suit at o,
+    all the pair and wait ranks need: groups alone make it 0 mod 3. Ranks
+    1, 4, 7 count 0 times, 2, 5, 8 once, 3, 6, 9 twice (fewer products)."""
+    return c[o + 1] + c[o + 4] + c[o + 7] + 2 * (c[o + 2] + c[o + 5] + c[o + 8])
 
 
-def _group_waits(c, o, s, limit):
+def _group_waits(c, o, s):
     """Bitmask of faces that make the suit at o (3k+2 tiles) groups only.
 
     s: the suit's rank sum (only s mod 3 counts; see _rank_sum). The rank
     sum of groups is 0 mod 3, so the drawn rank is -s mod 3: three
-    candidates, each checked by one _groups. A face already held four times
-    (counting `limit`) cannot be drawn. A drawn tile with nothing at its face
-    or beside it joins no group (one copy, no run), so it costs no _groups: a
-    third of the candidates on play-like hands. (f - 1 or f + 1 across a suit
-    edge reads another suit: that only lets a hopeless candidate through.)
+    candidates, each checked by one _groups. A drawn tile with nothing at its
+    face or beside it joins no group (one copy, no run), so it costs no
+    _groups: a third of the candidates on play-like hands. (f - 1 or f + 1
+    across a suit edge reads another suit: that only lets a hopeless
+    candidate through.) The four-copy rule is waits_mask's, on the result.
     """
     f = o + (-s) % 3
+    end = o + 9
     mask = 0
-    while f < o + 9:
-        if (c[f] or c[f - 1] or (f < 26 and c[f + 1])) and c[f] + (
-                limit[f] if limit else 0) < 4:
+    while f < end:
+        if c[f] or c[f - 1] or (f < 26 and c[f + 1]):
             c[f] += 1
             if _groups(c, o):
                 mask |= 1 << f
@@ -137,7 +138,7 @@ def _group_waits(c, o, s, limit):
     return mask
 
 
-def _pair_waits(c, o, s, limit):
+def _pair_waits(c, o, s):
     """Waits of a suit of 3k+1 tiles that must end as one pair and groups.
 
     Either the drawn tile pairs a held single (单钓: the rest is groups, so its
@@ -147,22 +148,22 @@ def _pair_waits(c, o, s, limit):
     s: the suit's rank sum, as for _group_waits.
     """
     mask = 0
+    end = o + 9
     f = o + s % 3
-    while f < o + 9:
-        if c[f] and c[f] + (limit[f] if limit else 0) < 4:
+    while f < end:
+        if c[f]:
             c[f] -= 1
             if _groups(c, o):
                 mask |= 1 << f
             c[f] += 1
         f += 3
-    for p in range(o, o + 9):
+    for p in range(o, end):
         if c[p] < 2:
             continue
         c[p] -= 2
         f = o + (2 * (p - o) - s) % 3
-        while f < o + 9:
-            if (c[f] or c[f - 1] or (f < 26 and c[f + 1])) and not mask >> f & 1 and c[f] + (
-                    2 if f == p else 0) + (limit[f] if limit else 0) < 4:
+        while f < end:
+            if (c[f] or c[f - 1] or (f < 26 and c[f + 1])) and not mask >> f & 1:
                 c[f] += 1
                 if _groups(c, o):
                     mask |= 1 << f
@@ -189,7 +190,8 @@ def waits_mask(counts, void=-1, limit=None):
     """Waits as a bitmask over faces (bit f set: face f wins). No allocation.
 
     `limit`, if given, is a bytearray(27) of copies held outside `counts`
-    (melds): a wait that needs a fifth copy is not a wait.
+    (melds): a wait that needs a fifth copy is not a wait. That depends on
+    the face alone, so it filters the few waits found, not every candidate.
     """
     c = counts
     # Per suit, t = n + 128 * s in one sum: n its tile count (< 128), s = sum
@@ -201,60 +203,69 @@ def waits_mask(counts, void=-1, limit=None):
     n0 = t0 & 127
     n1 = t1 & 127
     n2 = t2 & 127
-    if (void == 0 and n0) or (void == 1 and n1) or (void == 2 and n2):
+    if void >= 0 and ((void == 0 and n0) or (void == 1 and n1) or (void == 2 and n2)):
         return 0
     mask = 0
     # seven pairs: 13 tiles with one odd face (counts 0..4: odd is 1 or 3);
     # bytearray.count looks in C, where a loop over 27 faces cost a tenth
     if n0 + n1 + n2 == 13 and c.count(b"\x01") + c.count(b"\x03") == 1:
-        mask = _qidui_wait(c, limit)
+        mask = _qidui_wait(c)
     r0 = n0 % 3
     r1 = n1 % 3
     r2 = n2 % 3
-    if r0 + r1 + r2 == 1:  # residues (1,0,0): the odd suit takes tile and pair
+    rr = r0 + r1 + r2
+    if rr == 1:  # residues (1,0,0): the odd suit takes tile and pair
         # the other suits hold groups only (an empty suit, often the void, trivially)
-        if (not r0 and n0 and not _groups(c, 0)) or (not r1 and n1 and not _groups(c, 9)) or (
-                not r2 and n2 and not _groups(c, 18)):
-            return mask
-        if r0:
-            return mask | _pair_waits(c, 0, t0 >> 7, limit)
-        if r1:
-            return mask | _pair_waits(c, 9, t1 >> 7, limit)
-        return mask | _pair_waits(c, 18, t2 >> 7, limit)
-    if r0 + r1 + r2 != 4 or (r0 and r1 and r2):
-        return mask
-    # residues (2,2,0): the third suit holds groups only
-    if not r0:
-        if n0 and not _groups(c, 0):
-            return mask
-        return mask | _split_waits(c, 9, t1 >> 7, 18, t2 >> 7, limit)
-    if not r1:
-        if n1 and not _groups(c, 9):
-            return mask
-        return mask | _split_waits(c, 0, t0 >> 7, 18, t2 >> 7, limit)
-    if n2 and not _groups(c, 18):
-        return mask
-    return mask | _split_waits(c, 0, t0 >> 7, 9, t1 >> 7, limit)
+        if (r0 or not n0 or _groups(c, 0)) and (r1 or not n1 or _groups(c, 9)) and (
+                r2 or not n2 or _groups(c, 18)):
+            if r0:
+                mask |= _pair_waits(c, 0, t0 >> 7)
+            elif r1:
+                mask |= _pair_waits(c, 9, t1 >> 7)
+            else:
+                mask |= _pair_waits(c, 18, t2 >> 7)
+    elif rr == 4 and not (r0 and r1 and r2):  # (2,2,0): the third suit holds groups only
+        if not r0:
+            if not n0 or _groups(c, 0):
+                mask |= _split_waits(c, 9, t1 >> 7, 18, t2 >> 7)
+        elif not r1:
+            if not n1 or _groups(c, 9):
+                mask |= _split_waits(c, 0, t0 >> 7, 18, t2 >> 7)
+        elif not n2 or _groups(c, 18):
+            mask |= _split_waits(c, 0, t0 >> 7, 9, t1 >> 7)
+    if mask and (limit or c.find(b"\x04") >= 0):
+        mask = _drawable(c, mask, limit)
+    return mask
 
 
-def _split_waits(c, a, sa, b, sb, limit):
+def _drawable(c, m, limit):
+    """Waits m without the faces whose four copies are held (in c or limit)."""
+    k = m
+    while k:
+        b = k & -k
+        k -= b
+        f = _BIT[b % 37]
+        if c[f] + (limit[f] if limit else 0) >= 4:
+            m -= b
+    return m
+
+
+def _split_waits(c, a, sa, b, sb):
     """Waits of two suits at a and b of 3k+2 tiles each (rank sums sa, sb):
     one holds the pair and groups, the drawn tile makes the other groups."""
     mask = 0
     if _pair_at(c, b, b + (2 * sb) % 3):
-        mask = _group_waits(c, a, sa, limit)
+        mask = _group_waits(c, a, sa)
     if _pair_at(c, a, a + (2 * sa) % 3):
-        mask |= _group_waits(c, b, sb, limit)
+        mask |= _group_waits(c, b, sb)
     return mask
 
 
-def _qidui_wait(counts, limit):
+def _qidui_wait(counts):
     """Seven-pairs wait of 13 concealed tiles with one odd face (1 or 3 copies)."""
     odd = counts.find(b"\x01")
     if odd < 0:
         odd = counts.find(b"\x03")
-    if limit and counts[odd] + limit[odd] >= 4:
-        return 0
     return 1 << odd
 
 
