@@ -3,7 +3,8 @@
 Runs unchanged on CPython and MicroPython. Modules: tiles (encoding and
 notation), shape (win shapes, waits), meld (meld encoding), fan (patterns
 and value of a win), ruleset (parameters and blobs), presets (named rule
-sets citing the seeds), calc (the referee's calculator).
+sets citing the seeds), game, claims, settle, handlog, wild. The referee's
+calculator (mjtable.calc) runs this core on the host.
 """
 
 try:

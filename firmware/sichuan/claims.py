@@ -2,7 +2,8 @@
 
 Functions take the Game (sichuan.game) and read its integer state; nothing
 here changes it. Refusal reason codes live here so that game and settle can
-share them without a circular import; REASONS names them for displays.
+share them without a circular import. Their texts for people are the host's
+(mjtable.names): the table shows alert codes (table.alerts).
 
 The hot path is `discard_mask` for the three other seats on every discard:
 the seat's waits are cached as a bitmask (Game.waits, recomputed only when
@@ -12,8 +13,20 @@ count comparisons; nothing is allocated.
 
 from micropython import const
 
-from . import fan
-from . import ruleset as R
+# Fan flags (_F_) and ruleset parameters, folded in at compile time (an
+# imported name costs its string and a lookup per use in the .mpy);
+# tests/core/test_consts.py checks them.
+_F_GANGSHANGPAO = const(4)
+_F_QIANGGANG = const(8)
+_F_HAIDI = const(16)
+_F_JUEZHANG = const(32)
+_P_DINGQUE = const(7)
+_P_QIANGGANG = const(24)
+_P_HAIDI_GANG = const(25)
+_P_GUOSHOU = const(27)
+_P_LAST4_FORCED = const(28)
+_P_XIAOHU = const(46)
+_P_HAIDI_CLAIM = const(51)
 
 # Claim mask bits (PROMPT events carry a mask of these).
 C_HU = const(1)
@@ -50,27 +63,6 @@ XIAOHU = const(24)
 NOT_READY = const(25)
 WILD_TILE = const(26)
 
-REASONS = (
-    "ok", "not your turn", "must discard the void suit first",
-    "cannot claim while holding the void suit", "not a win", "tile not held",
-    "not now (wrong phase)", "passed win: not until your next draw (过手胡)",
-    "hand locked after a win (血流)", "no tiles left in the wall",
-    "a fifth copy of that tile", "no such seat", "no such tile",
-    "wrong number of tiles", "the three tiles must be one suit",
-    "already done", "nothing to claim", "must win in the last four tiles",
-    "no such suit", "seat has left the hand",
-    "补杠 only with the tile just drawn", "cannot meld the void suit",
-    "unknown action", "the hand is over", "小胡 (a win with no fan) cannot win here",
-    "the hand must be ready (报胡 / 请胡)", "a 听用 wild tile cannot be discarded or melded",
-)
-REASON_KEYS = (
-    "OK", "NOT_YOUR_TURN", "MUST_DISCARD_VOID", "VOID_HELD_NO_CLAIM", "NOT_A_WIN",
-    "NOT_HELD", "BAD_PHASE", "GUOSHOU", "LOCKED", "NO_TILES_LEFT", "FIFTH_COPY",
-    "BAD_SEAT", "BAD_TILE", "BAD_COUNT", "NOT_ONE_SUIT", "ALREADY_DONE", "NO_CLAIM",
-    "MUST_WIN", "BAD_SUIT", "HAS_LEFT", "BUGANG_LATE", "VOID_TILE", "BAD_ACTION",
-    "HAND_OVER", "XIAOHU", "NOT_READY", "WILD_TILE",
-)
-
 # Game.status bits per seat (defined here for the same reason as the reasons).
 ST_DEALT = const(1)
 ST_GAVE = const(2)      # gave its three (换三张)
@@ -92,7 +84,7 @@ def void_held(g, s):
             if h[f] and f != g.w1 and f != g.w2:  # a 听用 wild is no suit's tile
                 return True
         return False
-    if g.rs[R.P_DINGQUE] == 2:
+    if g.rs[_P_DINGQUE] == 2:
         return g.suits_held(s) == 7
     return False
 
@@ -103,7 +95,7 @@ def guoshou_ok(g, s, f, fanv):
     fanv: the capped fan of this win (mode 2 compares it), or -1 to let the
     caller skip mode 2 (computed lazily only when a pass is on record).
     """
-    mode = g.rs[R.P_GUOSHOU]
+    mode = g.rs[_P_GUOSHOU]
     if mode == 0:
         return True
     if mode == 1:
@@ -128,18 +120,18 @@ def discard_mask(g, s, f):
         return 0
     m = 0
     if g.waits(s) >> f & 1 and not st & ST_NOHU and guoshou_ok(g, s, f, -1):
-        if g.rs[R.P_XIAOHU] or xiaohu_ok(g, s, f):
+        if g.rs[_P_XIAOHU] or xiaohu_ok(g, s, f):
             m = C_HU
     if st & ST_LOCKED or f // 9 == g.void[s] or g.qing:
         return m  # a 请胡 discard is only for 胡
-    if g.wall == 0 and not g.rs[R.P_HAIDI_CLAIM]:
+    if g.wall == 0 and not g.rs[_P_HAIDI_CLAIM]:
         return m  # "海底牌不能碰杠"
     if g.gp_mask[s] >> f & 1:
         return m  # 过碰不碰
     c = g.hand[s][f]
     if c >= 2 and g.hand_after_claim(s, f, 2, 0):
         m |= C_PENG
-        if c == 3 and (g.wall > 0 or g.rs[R.P_HAIDI_GANG]):
+        if c == 3 and (g.wall > 0 or g.rs[_P_HAIDI_GANG]):
             m |= C_GANG
     if c >= 1 and g.w1 >= 0 and g.wild_held(s) and g.hand_after_claim(s, f, 1, 1):
         m |= C_FEI
@@ -158,12 +150,12 @@ def xiaohu_ok(g, s, f):
 
 def rob_mask(g, s, f):
     """C_HU if seat s may rob a 补杠 of face f (抢杠胡), else 0."""
-    if not g.rs[R.P_QIANGGANG]:
+    if not g.rs[_P_QIANGGANG]:
         return 0
     if g.status[s] & (ST_LEFT | ST_NOHU) or void_held(g, s):
         return 0
     if g.waits(s) >> f & 1 and guoshou_ok(g, s, f, -1):
-        if g.rs[R.P_XIAOHU] or g.discard_win_fan(s, f, fan.QIANGGANG) > 0:
+        if g.rs[_P_XIAOHU] or g.discard_win_fan(s, f, _F_QIANGGANG) > 0:
             return C_HU
     return 0
 
@@ -180,7 +172,7 @@ def claim_reason(g, s, kind_bit, f):
             return NOT_A_WIN
         if not guoshou_ok(g, s, f, -1):
             return GUOSHOU
-        return OK if g.rs[R.P_XIAOHU] or xiaohu_ok(g, s, f) else XIAOHU
+        return OK if g.rs[_P_XIAOHU] or xiaohu_ok(g, s, f) else XIAOHU
     if st & ST_LOCKED:
         return LOCKED
     if f // 9 == g.void[s]:
@@ -194,23 +186,23 @@ def claim_reason(g, s, kind_bit, f):
         return NOT_HELD
     if kind_bit == C_PENG and not g.hand_after_claim(s, f, 2, 0):
         return WILD_TILE  # "碰完牌后，手中只有听用时，此时只能飞，不能碰"
-    if kind_bit == C_GANG and g.wall == 0 and not g.rs[R.P_HAIDI_GANG]:
+    if kind_bit == C_GANG and g.wall == 0 and not g.rs[_P_HAIDI_GANG]:
         return NO_TILES_LEFT
     return OK
 
 
 def forced(g):
     """最后四张必胡 in force: the wall had at most four tiles left at this draw."""
-    return g.rs[R.P_LAST4_FORCED] and g.wall < 4
+    return g.rs[_P_LAST4_FORCED] and g.wall < 4
 
 
 def win_flags_discard(g, discarder, f):
     """fan flags of a win on a discard (or a robbed 补杠) of face f."""
     fl = 0
     if g.after_gang and discarder == g.turn:
-        fl |= fan.GANGSHANGPAO
+        fl |= _F_GANGSHANGPAO
     if g.wall == 0:
-        fl |= fan.HAIDI
+        fl |= _F_HAIDI
     if g.shown[f] >= 4:  # the other three copies are all on the table
-        fl |= fan.JUEZHANG
+        fl |= _F_JUEZHANG
     return fl

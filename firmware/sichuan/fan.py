@@ -13,7 +13,53 @@ Scratch buffers are module-level so a call allocates nothing.
 from micropython import const
 
 from . import meld, shape, tiles
-from . import ruleset as R
+
+# Pattern ids (_R_), parameters and values of sichuan.ruleset, folded in at
+# compile time (an imported name costs its string and a lookup per use in the
+# .mpy); tests/core/test_consts.py checks each equals ruleset's.
+_R_PINGHU = const(0)
+_R_DUIDUIHU = const(1)
+_R_QIDUI = const(2)
+_R_LONGQIDUI = const(3)
+_R_QINGYISE = const(4)
+_R_JINGOUDIAO = const(5)
+_R_DAIYAOJIU = const(6)
+_R_JIANGDUI = const(7)
+_R_QINGDUI = const(8)
+_R_QINGQIDUI = const(9)
+_R_QINGLONGQIDUI = const(10)
+_R_QINGDAIYAO = const(11)
+_R_QINGJINGOUDIAO = const(12)
+_R_MENQING = const(13)
+_R_DUANYAOJIU = const(14)
+_R_GEN = const(15)
+_R_GANGSHANGHUA = const(16)
+_R_GANGSHANGPAO = const(17)
+_R_QIANGGANGHU = const(18)
+_R_HAIDI = const(19)
+_R_JUEZHANG = const(20)
+_R_TIANHU = const(21)
+_R_DIHU = const(22)
+_R_ZIMO = const(23)
+_NONE = const(-1)
+_NPATTERNS = const(24)
+_AT_CAP = const(63)
+_P_SUITS = const(1)
+_P_HAND_SIZE = const(2)
+_P_DINGQUE = const(7)
+_P_CAP = const(9)
+_P_ZIMO_BONUS = const(10)
+_P_BASE_POINTS = const(11)
+_P_GEN_IN_LONGQIDUI = const(12)
+_P_TIANHU_ALONE = const(13)
+_P_MENQING_ZIMO_ONLY = const(14)
+_P_BENJIN_FAN = const(41)
+_P_WU_TINGYONG_FAN = const(42)
+_P_BAOHU_FAN = const(44)
+_P_KA_FAN = const(47)
+_P_YINGKA_FAN = const(48)
+_P_JGD_ABSORBS_DD = const(50)
+_P_QINGHUPAO_FAN = const(52)
 
 # Win context flags.
 ZIMO = const(1)
@@ -39,14 +85,14 @@ X_QINGHUPAO = const(3)
 X_BENJIN = const(4)
 X_WUTINGYONG = const(5)
 EXTRA_NAMES = ("ka", "yingka", "baohu", "qinghupao", "benjin", "wutingyong")
-_XPARAM = (R.P_KA_FAN, R.P_YINGKA_FAN, R.P_BAOHU_FAN, R.P_QINGHUPAO_FAN, R.P_BENJIN_FAN,
-           R.P_WU_TINGYONG_FAN)
+_XPARAM = (_P_KA_FAN, _P_YINGKA_FAN, _P_BAOHU_FAN, _P_QINGHUPAO_FAN, _P_BENJIN_FAN,
+           _P_WU_TINGYONG_FAN)
 NOUT = const(30)  # NPATTERNS + len(EXTRA_NAMES): the size of a full `out`
 
 # Readings of a winning hand.
-_PUNGS = const(0)  # four pungs/kongs and a pair
-_STD = const(1)    # any four groups and a pair
-_QIDUI = const(2)  # seven pairs
+_RD_PUNGS = const(0)  # four pungs/kongs and a pair
+_RD_STD = const(1)    # any four groups and a pair
+_RD_QIDUI = const(2)  # seven pairs
 
 _NO_CAP_AT_CAP = const(6)  # 满格 with no cap counts as 64x (seed 000: 封顶64番)
 
@@ -90,7 +136,7 @@ def lacks_a_suit(rs, full, void):
     used = _suits_used(full)
     if void >= 0:
         return not used & (1 << void)
-    return used != 7 or not rs[R.P_DINGQUE]
+    return used != 7 or not rs[_P_DINGQUE]
 
 
 def _terminal_groups(counts):
@@ -153,64 +199,64 @@ def _only_ranks(c, ranks):
 def _add(rs, out, pattern, times=1):
     """Count a pattern in out (as 1 + its fan) if the ruleset has it; returns its fan."""
     v = rs.fan(pattern)
-    if v == R.NONE or times <= 0:
+    if v == _NONE or times <= 0:
         return 0
-    if v == R.AT_CAP:
-        cap = rs[R.P_CAP]
+    if v == _AT_CAP:
+        cap = rs[_P_CAP]
         v = cap if cap >= 0 else _NO_CAP_AT_CAP
     out[pattern] = 1 + v * times
     return v * times
 
 
 def _has(rs, pattern):
-    return rs.fan(pattern) != R.NONE
+    return rs.fan(pattern) != _NONE
 
 
 def _shape_patterns(rs, reading, counts, melds, out):
     """Fan of the hand-shape patterns of one reading; fills out."""
     qing = _suits_used(_all) in (1, 2, 4)
     fan = 0
-    if reading == _QIDUI:
+    if reading == _RD_QIDUI:
         long = 0
         for x in counts:
             if x == 4:
                 long = 1
-        if qing and long and _has(rs, R.QINGLONGQIDUI):
-            fan += _add(rs, out, R.QINGLONGQIDUI)
-        elif long and _has(rs, R.LONGQIDUI):
-            fan += _add(rs, out, R.LONGQIDUI) + _qing(rs, out, qing)
-        elif qing and _has(rs, R.QINGQIDUI):
-            fan += _add(rs, out, R.QINGQIDUI)
+        if qing and long and _has(rs, _R_QINGLONGQIDUI):
+            fan += _add(rs, out, _R_QINGLONGQIDUI)
+        elif long and _has(rs, _R_LONGQIDUI):
+            fan += _add(rs, out, _R_LONGQIDUI) + _qing(rs, out, qing)
+        elif qing and _has(rs, _R_QINGQIDUI):
+            fan += _add(rs, out, _R_QINGQIDUI)
         else:
-            fan += _add(rs, out, R.QIDUI) + _qing(rs, out, qing)
+            fan += _add(rs, out, _R_QIDUI) + _qing(rs, out, qing)
         return fan
-    jgd = len(melds) == rs[R.P_HAND_SIZE] // 3  # every group melded: 金钩钓
-    if reading == _PUNGS:
-        if _only_ranks(_all, (1, 4, 7)) and _has(rs, R.JIANGDUI):
-            fan += _add(rs, out, R.JIANGDUI)
+    jgd = len(melds) == rs[_P_HAND_SIZE] // 3  # every group melded: 金钩钓
+    if reading == _RD_PUNGS:
+        if _only_ranks(_all, (1, 4, 7)) and _has(rs, _R_JIANGDUI):
+            fan += _add(rs, out, _R_JIANGDUI)
             if jgd:
-                fan += _add(rs, out, R.JINGOUDIAO)
+                fan += _add(rs, out, _R_JINGOUDIAO)
             return fan + _qing(rs, out, qing)
-        if jgd and qing and _has(rs, R.QINGJINGOUDIAO):
-            return fan + _add(rs, out, R.QINGJINGOUDIAO)
-        if jgd and _has(rs, R.JINGOUDIAO):
-            fan += _add(rs, out, R.JINGOUDIAO)
-            if not rs[R.P_JGD_ABSORBS_DD]:
-                fan += _add(rs, out, R.DUIDUIHU)
+        if jgd and qing and _has(rs, _R_QINGJINGOUDIAO):
+            return fan + _add(rs, out, _R_QINGJINGOUDIAO)
+        if jgd and _has(rs, _R_JINGOUDIAO):
+            fan += _add(rs, out, _R_JINGOUDIAO)
+            if not rs[_P_JGD_ABSORBS_DD]:
+                fan += _add(rs, out, _R_DUIDUIHU)
             return fan + _qing(rs, out, qing)
-        if qing and _has(rs, R.QINGDUI):
-            return fan + _add(rs, out, R.QINGDUI)
-        fan += _add(rs, out, R.DUIDUIHU)
-    terminal = _only_ranks(counts, (0, 8)) if reading == _PUNGS else _terminal_groups(counts)
+        if qing and _has(rs, _R_QINGDUI):
+            return fan + _add(rs, out, _R_QINGDUI)
+        fan += _add(rs, out, _R_DUIDUIHU)
+    terminal = _only_ranks(counts, (0, 8)) if reading == _RD_PUNGS else _terminal_groups(counts)
     if terminal and _melds_terminal(melds):
-        if qing and _has(rs, R.QINGDAIYAO):
-            return fan + _add(rs, out, R.QINGDAIYAO)
-        fan += _add(rs, out, R.DAIYAOJIU)
+        if qing and _has(rs, _R_QINGDAIYAO):
+            return fan + _add(rs, out, _R_QINGDAIYAO)
+        fan += _add(rs, out, _R_DAIYAOJIU)
     return fan + _qing(rs, out, qing)
 
 
 def _qing(rs, out, qing):
-    return _add(rs, out, R.QINGYISE) if qing else 0
+    return _add(rs, out, _R_QINGYISE) if qing else 0
 
 
 def _extra_patterns(rs, reading, melds, flags, out):
@@ -220,18 +266,18 @@ def _extra_patterns(rs, reading, melds, flags, out):
     for m in melds:
         if meld.is_shown(m):
             shown = 1
-    if (not shown and reading != _QIDUI
-            and (flags & ZIMO or not rs[R.P_MENQING_ZIMO_ONLY])):
-        fan += _add(rs, out, R.MENQING)
-    if not _has_rank(_all, (0, 8)) and not out[R.JIANGDUI]:
-        fan += _add(rs, out, R.DUANYAOJIU)
+    if (not shown and reading != _RD_QIDUI
+            and (flags & ZIMO or not rs[_P_MENQING_ZIMO_ONLY])):
+        fan += _add(rs, out, _R_MENQING)
+    if not _has_rank(_all, (0, 8)) and not out[_R_JIANGDUI]:
+        fan += _add(rs, out, _R_DUANYAOJIU)
     gen = 0
     for x in _all:
         if x == 4:
             gen += 1
-    if (out[R.LONGQIDUI] or out[R.QINGLONGQIDUI]) and not rs[R.P_GEN_IN_LONGQIDUI]:
+    if (out[_R_LONGQIDUI] or out[_R_QINGLONGQIDUI]) and not rs[_P_GEN_IN_LONGQIDUI]:
         gen -= 1
-    fan += _add(rs, out, R.GEN, gen)
+    fan += _add(rs, out, _R_GEN, gen)
     for flag, pattern in _TIMING:
         if flags & flag:
             fan += _add(rs, out, pattern)
@@ -239,9 +285,9 @@ def _extra_patterns(rs, reading, melds, flags, out):
 
 
 _TIMING = (
-    (GANGSHANGHUA, R.GANGSHANGHUA), (GANGSHANGPAO, R.GANGSHANGPAO),
-    (QIANGGANG, R.QIANGGANGHU), (HAIDI, R.HAIDI), (JUEZHANG, R.JUEZHANG),
-    (ZIMO, R.ZIMO),
+    (GANGSHANGHUA, _R_GANGSHANGHUA), (GANGSHANGPAO, _R_GANGSHANGPAO),
+    (QIANGGANG, _R_QIANGGANGHU), (HAIDI, _R_HAIDI), (JUEZHANG, _R_JUEZHANG),
+    (ZIMO, _R_ZIMO),
 )
 
 
@@ -250,8 +296,8 @@ def _reading_fan(rs, reading, counts, melds, flags, out, win):
         out[i] = 0
     fan = _shape_patterns(rs, reading, counts, melds, out)
     fan += _extra_patterns(rs, reading, melds, flags, out)
-    if reading != _QIDUI and not _any_shape(out):
-        fan += _add(rs, out, R.PINGHU)  # 平胡: no other pattern of the hand's shape
+    if reading != _RD_QIDUI and not _any_shape(out):
+        fan += _add(rs, out, _R_PINGHU)  # 平胡: no other pattern of the hand's shape
     fan += _variant_patterns(rs, reading, counts, flags, out, win)
     return fan + _heaven(rs, flags, out, fan)
 
@@ -259,9 +305,9 @@ def _reading_fan(rs, reading, counts, melds, flags, out, win):
 def _addx(rs, out, x, times=1):
     """Count a variant value (NPATTERNS + x in out) if the ruleset has it."""
     v = rs[_XPARAM[x]]
-    if v == R.NONE or times <= 0:
+    if v == _NONE or times <= 0:
         return 0
-    out[R.NPATTERNS + x] = 1 + v * times
+    out[_NPATTERNS + x] = 1 + v * times
     return v * times
 
 
@@ -269,10 +315,10 @@ def _variant_patterns(rs, reading, counts, flags, out, win):
     """断卡根: 卡 (each 456 run, self-draw only), 硬卡 (a discarded 5 won in
     the middle of 4_6), 报胡 (not with 地胡: "不计报胡"), 请胡炮."""
     fan = 0
-    if reading == _STD and flags & ZIMO:
-        if rs[R.P_KA_FAN] != R.NONE:
+    if reading == _RD_STD and flags & ZIMO:
+        if rs[_P_KA_FAN] != _NONE:
             fan += _addx(rs, out, X_KA, _runs456(counts))
-    elif reading == _STD and win >= 0 and win % 9 == 4 and rs[R.P_YINGKA_FAN] != R.NONE:
+    elif reading == _RD_STD and win >= 0 and win % 9 == 4 and rs[_P_YINGKA_FAN] != _NONE:
         if _middle_of_run(counts, win):
             fan += _addx(rs, out, X_YINGKA)
     if flags & BAOHU and not flags & DIHU:
@@ -347,7 +393,7 @@ def _suit_runs456(counts, o, pair):
 
 
 def _any_shape(out):
-    for p in range(R.DUIDUIHU, R.GEN):
+    for p in range(_R_DUIDUIHU, _R_GEN):
         if out[p]:
             return True
     return False
@@ -355,11 +401,11 @@ def _any_shape(out):
 
 def _heaven(rs, flags, out, fan):
     """天胡/地胡: added, or alone when the ruleset says they do not combine."""
-    p = R.TIANHU if flags & TIANHU else (R.DIHU if flags & DIHU else -1)
+    p = _R_TIANHU if flags & TIANHU else (_R_DIHU if flags & DIHU else -1)
     if p < 0 or not _has(rs, p):
         return 0
-    if rs[R.P_TIANHU_ALONE]:
-        for i in range(R.NPATTERNS):
+    if rs[_P_TIANHU_ALONE]:
+        for i in range(_NPATTERNS):
             out[i] = 0
         return _add(rs, out, p) - fan
     return _add(rs, out, p)
@@ -376,27 +422,27 @@ def score(rs, counts, melds=(), void=-1, flags=0, out=None, win=-1):
     at 0 fan still shows); out[NPATTERNS + X_*] the variant values.
     win: the winning face if known (硬卡 needs it), else -1.
     """
-    want = rs[R.P_HAND_SIZE] + 1 - 3 * len(melds)
+    want = rs[_P_HAND_SIZE] + 1 - 3 * len(melds)
     if flags & QINGHU:
         want -= 1
     if tiles.total(counts) != want:
         return -1
     held_counts(counts, melds, _all)
-    if _suits_used(_all) & ~rs[R.P_SUITS] or not lacks_a_suit(rs, _all, void):
+    if _suits_used(_all) & ~rs[_P_SUITS] or not lacks_a_suit(rs, _all, void):
         return -1  # a tile of a suit not in play, or 缺一门 not met
     best = -1
     if flags & QINGHU:  # 五对将: every concealed count even, nothing melded
         if not melds and shape.is_qidui(counts, want):
-            best = _reading_fan(rs, _QIDUI, counts, melds, flags, _best, win)
+            best = _reading_fan(rs, _RD_QIDUI, counts, melds, flags, _best, win)
     else:
         if shape.is_standard(counts, void):
             if _all_pungs(counts):
-                best = _reading_fan(rs, _PUNGS, counts, melds, flags, _best, win)
-            f = _reading_fan(rs, _STD, counts, melds, flags, _cur, win)
+                best = _reading_fan(rs, _RD_PUNGS, counts, melds, flags, _best, win)
+            f = _reading_fan(rs, _RD_STD, counts, melds, flags, _cur, win)
             if f > best:
                 best = _keep(f)
         if not melds and shape.is_qidui(counts):
-            f = _reading_fan(rs, _QIDUI, counts, melds, flags, _cur, win)
+            f = _reading_fan(rs, _RD_QIDUI, counts, melds, flags, _cur, win)
             if f > best:
                 best = _keep(f)
     if best >= 0 and out is not None:
@@ -414,18 +460,18 @@ def _keep(f):
 
 def capped(rs, fan):
     """Fan after the cap (封顶)."""
-    cap = rs[R.P_CAP]
+    cap = rs[_P_CAP]
     return fan if cap < 0 or fan < cap else cap
 
 
 def base(rs, fan):
     """Points one discarder pays for a win of `fan` (doublings)."""
-    return rs[R.P_BASE_POINTS] << capped(rs, fan)
+    return rs[_P_BASE_POINTS] << capped(rs, fan)
 
 
 def zimo_each(rs, fan):
     """Points each payer pays on a self-drawn win (自摸加底 included)."""
-    return base(rs, fan) + rs[R.P_ZIMO_BONUS] * rs[R.P_BASE_POINTS]
+    return base(rs, fan) + rs[_P_ZIMO_BONUS] * rs[_P_BASE_POINTS]
 
 
 _lim = bytearray(27)

@@ -2,7 +2,7 @@
 
     g = Game(rs, dealer=0, direction=DIR_NEXT)
     events = g.apply((DRAW, seat, face, t))   # list of event tuples
-    g.check(action) -> 0 or a refusal reason (claims.REASONS names it)
+    g.check(action) -> 0 or a refusal reason (sichuan.claims; mjtable.names names it)
     g.legal_actions(seat) -> actions seat may take now
 
 No I/O, no clock: `t` (milliseconds, any epoch) travels with each action into
@@ -39,55 +39,95 @@ from micropython import const
 
 from . import claims, fan, meld, settle, shape, wild
 from . import ruleset as R
-from .claims import (
-    ALREADY_DONE,
-    BAD_ACTION,
-    BAD_COUNT,
-    BAD_PHASE,
-    BAD_SEAT,
-    BAD_SUIT,
-    BAD_TILE,
-    BUGANG_LATE,
-    C_FEI,
-    C_GANG,
-    C_HU,
-    C_PENG,
-    FIFTH_COPY,
-    HAND_OVER,
-    LOCKED,
-    MUST_DISCARD_VOID,
-    MUST_WIN,
-    NO_CLAIM,
-    NO_TILES_LEFT,
-    NOT_A_WIN,
-    NOT_HELD,
-    NOT_ONE_SUIT,
-    NOT_READY,
-    NOT_YOUR_TURN,
-    ST_BAOHU,
-    ST_DEALT,
-    ST_GAVE,
-    ST_LEFT,
-    ST_LOCKED,
-    ST_NOHU,
-    ST_QUE,
-    ST_WON,
-    VOID_HELD_NO_CLAIM,
-    VOID_TILE,
-    WILD_TILE,
-    XIAOHU,
-    void_held,
-)
-from .settle import (
-    EV_ACCEPTED,
-    EV_EXCHANGED,
-    EV_HAND_END,
-    EV_PHASE,
-    EV_PROMPT,
-    EV_REFUSED,
-    EV_VOIDS,
-    EV_WIN,
-)
+from .claims import void_held
+
+# Codes of sichuan.claims and settle, fan flags (_F_), meld kinds (_M_) and
+# ruleset parameters that this module uses, folded in at compile time: a name
+# imported from another module costs its string and a lookup at each use in
+# the .mpy. Each equals its home's value (tests/core/test_consts.py checks).
+_NOT_YOUR_TURN = const(1)
+_MUST_DISCARD_VOID = const(2)
+_VOID_HELD_NO_CLAIM = const(3)
+_NOT_A_WIN = const(4)
+_NOT_HELD = const(5)
+_BAD_PHASE = const(6)
+_LOCKED = const(8)
+_NO_TILES_LEFT = const(9)
+_FIFTH_COPY = const(10)
+_BAD_SEAT = const(11)
+_BAD_TILE = const(12)
+_BAD_COUNT = const(13)
+_NOT_ONE_SUIT = const(14)
+_ALREADY_DONE = const(15)
+_NO_CLAIM = const(16)
+_MUST_WIN = const(17)
+_BAD_SUIT = const(18)
+_BUGANG_LATE = const(20)
+_VOID_TILE = const(21)
+_BAD_ACTION = const(22)
+_HAND_OVER = const(23)
+_XIAOHU = const(24)
+_NOT_READY = const(25)
+_WILD_TILE = const(26)
+_C_HU = const(1)
+_C_PENG = const(2)
+_C_GANG = const(4)
+_C_FEI = const(8)
+_ST_DEALT = const(1)
+_ST_GAVE = const(2)
+_ST_QUE = const(4)
+_ST_LEFT = const(8)
+_ST_LOCKED = const(16)
+_ST_WON = const(32)
+_ST_BAOHU = const(64)
+_ST_NOHU = const(128)
+_EV_ACCEPTED = const(0)
+_EV_REFUSED = const(1)
+_EV_PROMPT = const(3)
+_EV_WIN = const(4)
+_EV_HAND_END = const(5)
+_EV_PHASE = const(6)
+_EV_EXCHANGED = const(7)
+_EV_VOIDS = const(8)
+_F_ZIMO = const(1)
+_F_GANGSHANGHUA = const(2)
+_F_GANGSHANGPAO = const(4)
+_F_QIANGGANG = const(8)
+_F_HAIDI = const(16)
+_F_JUEZHANG = const(32)
+_F_TIANHU = const(64)
+_F_DIHU = const(128)
+_F_BAOHU = const(256)
+_F_QINGHU = const(512)
+_F_QINGHUPAO = const(1024)
+_M_PENG = const(0)
+_M_ZHIGANG = const(1)
+_M_BUGANG = const(2)
+_M_ANGANG = const(3)
+_P_PLAYERS = const(0)
+_P_SUITS = const(1)
+_P_HAND_SIZE = const(2)
+_P_MODE = const(3)
+_P_XUELIU_LOCK = const(4)
+_P_HUANSANZHANG = const(5)
+_P_HSZ_DIRS = const(6)
+_P_DINGQUE = const(7)
+_P_BUGANG_WHEN = const(19)
+_P_DIANGANG_HUA = const(23)
+_P_HAIDI_GANG = const(25)
+_P_GUOSHOU = const(27)
+_P_DEALER_NEXT = const(36)
+_P_HANDS = const(37)
+_P_START_POINTS = const(38)
+_P_MAX_WINNERS = const(39)
+_P_TINGYONG = const(40)
+_P_BAOHU = const(43)
+_P_QINGHU = const(45)
+_P_XIAOHU = const(46)
+_P_JIAOMA = const(49)
+_P_GUOPENG = const(55)
+_P_PENG_NO_KONG = const(56)
+_MODE_XUELIU = const(1)
 
 # Action kinds.
 DEAL = const(0)
@@ -107,9 +147,6 @@ QINGHU = const(13)
 BENJIN = const(14)
 FEI = const(15)
 TI = const(17)  # 16 is the hand log's payment record tag
-ACTION_NAMES = ("deal", "exchange", "dingque", "draw", "discard", "peng", "zhigang",
-                "bugang", "angang", "hu", "pass", "ma", "baohu", "qinghu", "benjin", "fei",
-                "", "ti")
 
 # Phases.
 PH_DEAL = const(0)
@@ -120,7 +157,6 @@ PH_DISCARD = const(4)   # the turn seat holds 3n+2: discard, kong or 自摸
 PH_CLAIM = const(5)     # a discard awaits 胡/碰/杠/过 from prompted seats
 PH_ROB = const(6)       # a 补杠 awaits 抢杠胡/过
 PH_END = const(7)
-PHASE_NAMES = ("deal", "exchange", "dingque", "draw", "discard", "claim", "rob", "end")
 
 # 换三张 directions (a seat gives to): play runs seat 0, 1, 2, 3, so seat+1
 # is the next player (下家). rs hsz_dirs bits: 1 clockwise = to the previous
@@ -134,7 +170,7 @@ END_WALL = const(0)     # wall empty: 流局 checks done
 END_WINNERS = const(1)  # 血战: enough winners, or one player left
 
 # claim bit of an action kind
-_BITS = (0, 0, 0, 0, 0, C_PENG, C_GANG, 0, 0, C_HU, 0, 0, 0, 0, 0, C_FEI)
+_BITS = (0, 0, 0, 0, 0, _C_PENG, _C_GANG, 0, 0, _C_HU, 0, 0, 0, 0, 0, _C_FEI)
 _MAXD = const(96)    # discards in a hand (55 draws + claims leave room)
 _MAXLED = const(64)  # kong ledger entries
 _tmp = bytearray(27)
@@ -147,11 +183,11 @@ class Game:
     void[s] (255 = none yet), delta[s] (points this hand), status[s]."""
 
     def __init__(self, rs, dealer=0, direction=DIR_NEXT):
-        np = rs[R.P_PLAYERS]
+        np = rs[_P_PLAYERS]
         if not 0 <= dealer < np:
             raise ValueError("dealer %d is not a seat of %d" % (dealer, np))
-        if rs[R.P_HUANSANZHANG]:
-            if not direction & rs[R.P_HSZ_DIRS] or direction not in (1, 2, 4):
+        if rs[_P_HUANSANZHANG]:
+            if not direction & rs[_P_HSZ_DIRS] or direction not in (1, 2, 4):
                 raise ValueError("exchange direction %d not allowed" % direction)
             if direction == DIR_ACROSS and np != 4:
                 raise ValueError("across exchange needs four players")
@@ -250,12 +286,8 @@ class Game:
     def waits_limited(self, s, lim):
         """Waits bitmask of seat s (听用 wild tiles counted); lim: copies held
         outside the hand (melds), so a fifth copy is no wait. Not cached."""
+        h = self.hand[s]
         v = self._vd(s)
-        if self.w1 >= 0:
-            return wild.waits_mask(self.hand[s], self.w1, self.w2, v, lim)
-        return shape.waits_mask(self.hand[s], v, lim)
-
-    def _wmask(self, h, v, lim):
         if self.w1 >= 0:
             return wild.waits_mask(h, self.w1, self.w2, v, lim)
         return shape.waits_mask(h, v, lim)
@@ -317,7 +349,7 @@ class Game:
         A hand completed by a 碰 is no win until a tile is drawn."""
         if self.drawn < 0 and not (s == self.dealer and self.ndisc == 0 and self.calls == 0):
             return False
-        if void_held(self, s) or self.status[s] & ST_NOHU:
+        if void_held(self, s) or self.status[s] & _ST_NOHU:
             return False
         if self.w1 >= 0:
             return wild.is_win(self.hand[s], self.w1, self.w2, self._vd(s))
@@ -325,37 +357,34 @@ class Game:
 
     def seat_flags(self, s):
         """fan flags of seat s's own state (报胡)."""
-        return fan.BAOHU if self.status[s] & ST_BAOHU else 0
+        return _F_BAOHU if self.status[s] & _ST_BAOHU else 0
 
     def discard_win_fan(self, s, f, flags):
         """Capped fan of seat s winning face f by discard, -1 if not a win."""
-        h = self.hand[s]
-        h[f] += 1
-        v = self.score(s, h, flags | self.seat_flags(s), f)
-        h[f] -= 1
+        v = self.wait_value(s, f, flags)
         return fan.capped(self.rs, v) if v >= 0 else -1
 
     def self_flags(self, s):
         """fan flags of a self-drawn win by seat s now (the turn seat)."""
         f = self.drawn
-        flags = fan.ZIMO | self.seat_flags(s)
+        flags = _F_ZIMO | self.seat_flags(s)
         if self.after_gang:
-            flags |= fan.GANGSHANGHUA
+            flags |= _F_GANGSHANGHUA
         if self.wall == 0:
-            flags |= fan.HAIDI
+            flags |= _F_HAIDI
         if self.calls == 0 and not self.wins[s]:
             if s == self.dealer and self.ndraw[s] == 0 and self.ndisc == 0:
-                flags |= fan.TIANHU
+                flags |= _F_TIANHU
             elif s != self.dealer and self.ndraw[s] == 1 and not self._discarded(s):
-                flags |= fan.DIHU
+                flags |= _F_DIHU
         if f >= 0 and self.shown[f] >= 3:
-            flags |= fan.JUEZHANG
-        if self.after_gang and self.kong_giver >= 0 and self.rs[R.P_DIANGANG_HUA] == 2:
-            flags &= ~fan.ZIMO
+            flags |= _F_JUEZHANG
+        if self.after_gang and self.kong_giver >= 0 and self.rs[_P_DIANGANG_HUA] == 2:
+            flags &= ~_F_ZIMO
         return flags
 
     def prompt_mask(self, seat):
-        """Claim mask (C_HU | C_PENG | C_GANG) still open to seat, 0 if none."""
+        """Claim mask (_C_HU | _C_PENG | _C_GANG) still open to seat, 0 if none."""
         if self.phase in (PH_CLAIM, PH_ROB) and not self.resp[seat]:
             return self.prompt[seat]
         return 0
@@ -364,108 +393,82 @@ class Game:
         """The next seat after s still in the hand."""
         for i in range(1, self.np + 1):
             t = (s + i) % self.np
-            if not self.status[t] & ST_LEFT:
+            if not self.status[t] & _ST_LEFT:
                 return t
         return s
 
-    def located(self):
-        """Copies of each face found in hands, melds, discards, won tiles and
-        exchange transit: equals `seen` (tile conservation)."""
-        c = bytearray(27)
-        for s in range(self.np):
-            h = self.hand[s]
-            for f in range(27):
-                c[f] += h[f]
-            for i in range(self.nmeld[s]):
-                m = self.melds[4 * s + i]
-                c[meld.face(m)] += meld.size(m)
-                w = self.fei[4 * s + i]
-                if w:  # a 飞: one of the three is a wild
-                    c[meld.face(m)] -= 1
-                    c[w - 1] += 1
-            if self.phase == PH_EXCHANGE and self.status[s] & ST_GAVE:
-                for i in range(3):
-                    c[self.give[3 * s + i]] += 1
-        for i in range(self.ndisc):
-            if not self.disc[i] & 0x80:
-                c[self.disc[i]] += 1
-        for f in range(27):
-            c[f] += self.gone[f]
-        return c
-
     def snapshot(self):
-        """All state as a tuple of bytes and ints (tests: refusal changes nothing)."""
-        return (bytes(b"".join(bytes(h) for h in self.hand)), bytes(self.melds),
-                bytes(self.nmeld), bytes(self.disc), bytes(self.dseat), self.ndisc,
-                bytes(self.seen), bytes(self.shown), bytes(self.gone), self.wall,
-                bytes(self.void), bytes(self.give), bytes(self.status), bytes(self.wins),
-                bytes(self.ndraw), self.phase, self.turn, self.drawn, self.after_gang,
-                self.kong_giver, self.repl, self.pend, self.pseat, self.late,
-                bytes(self.prompt), bytes(self.resp), tuple(self.gs_mask),
-                bytes(self.gs_fan), self.calls, bytes(self.ledger), self.nled,
-                self.chain_lo, self.last_lo, tuple(self.delta), bytes(self.winners),
-                self.nwins, self.first_from, self.first_multi, self.end,
-                self.ma_face, self.ma_seat, self.ma_delta, tuple(self.ma_side), self.qing,
-                self.benjin, tuple(self.gp_mask), self.after_peng, bytes(self.fei))
+        """All state as a tuple of bytes and ints, attributes in name order
+        (tests: a refusal changes nothing; a replay ends the same). The waits
+        cache (_w) and the ruleset are left out."""
+        d = self.__dict__
+        out = []
+        for k in sorted(d):
+            v = d[k]
+            if k[0] == "_" or k == "rs":
+                continue
+            if isinstance(v, list):
+                v = tuple(bytes(x) if isinstance(x, bytearray) else x for x in v)
+            elif isinstance(v, bytearray):
+                v = bytes(v)
+            out.append(v)
+        return tuple(out)
 
     # ----- checking ------------------------------------------------------
 
     def check(self, a):
-        """0 if action a is legal now, else a refusal reason (claims.REASONS)."""
+        """0 if action a is legal now, else a refusal reason (sichuan.claims)."""
         if not isinstance(a, (tuple, list)) or len(a) < 3:
-            return BAD_ACTION
+            return _BAD_ACTION
         kind = a[0]
         s = a[1]
         arg = a[2]
         if not isinstance(s, int) or not 0 <= s < self.np:
-            return BAD_SEAT
+            return _BAD_SEAT
         if self.phase == PH_END:
-            return HAND_OVER
+            return _HAND_OVER
         if kind == DEAL:
             return self._check_deal(s, arg)
         if kind == EXCHANGE:
             return self._check_exchange(s, arg)
         if kind == MA:
-            return self._check_ma(arg)
+            return self._check_after_deal(self.rs[_P_JIAOMA], self.ma_face >= 0, arg)
         if kind == BAOHU:
             return self._check_baohu(s)
         if kind == BENJIN:
-            return self._check_benjin(arg)
+            return self._check_after_deal(self.rs[_P_TINGYONG], self.benjin >= 0, arg)
         if kind == DINGQUE:
             if self.phase != PH_DINGQUE:
-                return BAD_PHASE
-            if self.status[s] & ST_QUE:
-                return ALREADY_DONE
-            if not isinstance(arg, int) or not 0 <= arg < 3 or not self.rs[R.P_SUITS] >> arg & 1:
-                return BAD_SUIT
+                return _BAD_PHASE
+            if self.status[s] & _ST_QUE:
+                return _ALREADY_DONE
+            if not isinstance(arg, int) or not 0 <= arg < 3 or not self.rs[_P_SUITS] >> arg & 1:
+                return _BAD_SUIT
             return 0
         if kind in (PENG, ZHIGANG, PASS, FEI) or (
                 kind == HU and self.phase in (PH_CLAIM, PH_ROB)):
             return self._check_claim(kind, s)
         if kind in (DRAW, DISCARD, ANGANG, BUGANG, HU, QINGHU, TI):
             if self.phase not in (PH_DRAW, PH_DISCARD):
-                return BAD_PHASE
+                return _BAD_PHASE
             if s != self.turn:
-                return NOT_YOUR_TURN
+                return _NOT_YOUR_TURN
             if kind == DRAW:
                 if self.phase != PH_DRAW:
-                    return BAD_PHASE
+                    return _BAD_PHASE
                 if self.wall <= 0:
-                    return NO_TILES_LEFT
-                r = self._face_ok(arg)
-                if r:
-                    return r
-                return FIFTH_COPY if self.seen[arg] >= 4 else 0
+                    return _NO_TILES_LEFT
+                return self._new_tile(arg)
             if self.phase != PH_DISCARD:
-                return BAD_PHASE
+                return _BAD_PHASE
             if kind == HU:
                 if not self.can_selfwin(s):
-                    return NOT_A_WIN
+                    return _NOT_A_WIN
                 # the scorer must agree (a ruleset it cannot score is no win)
                 v = self.score(s, self.hand[s], self.self_flags(s), self.drawn)
                 if v < 0:
-                    return NOT_A_WIN
-                return 0 if v > 0 or self.rs[R.P_XIAOHU] else XIAOHU
+                    return _NOT_A_WIN
+                return 0 if v > 0 or self.rs[_P_XIAOHU] else _XIAOHU
             r = self._face_ok(arg)
             if r:
                 return r
@@ -474,15 +477,22 @@ class Game:
             if kind == TI:
                 return self._check_ti(s, arg)
             if claims.forced(self) and self.can_selfwin(s) and not self.check((HU, s, -1)):
-                return MUST_WIN
+                return _MUST_WIN
             if kind == DISCARD:
                 return self._check_discard(s, arg)
             return self._check_kong(kind, s, arg)
-        return BAD_ACTION
+        return _BAD_ACTION
+
+    def _all_have(self, bit):
+        """True once every seat's status has bit (dealt, gave its three, 定缺)."""
+        for i in range(self.np):
+            if not self.status[i] & bit:
+                return False
+        return True
 
     def _face_ok(self, f):
-        if not isinstance(f, int) or not 0 <= f < 27 or not self.rs[R.P_SUITS] >> (f // 9) & 1:
-            return BAD_TILE
+        if not isinstance(f, int) or not 0 <= f < 27 or not self.rs[_P_SUITS] >> (f // 9) & 1:
+            return _BAD_TILE
         return 0
 
     def _faces(self, arg):
@@ -492,29 +502,29 @@ class Game:
         try:
             n = len(arg)
         except TypeError:
-            return BAD_TILE
+            return _BAD_TILE
         if n == 27:
             for f in range(27):
                 x = arg[f]
                 if not isinstance(x, int) or x < 0 or x > 4:
-                    return BAD_COUNT
+                    return _BAD_COUNT
                 if x and self._face_ok(f):
-                    return BAD_TILE
+                    return _BAD_TILE
                 _tmp[f] = x
             return 0
         for f in arg:
             if self._face_ok(f):
-                return BAD_TILE
+                return _BAD_TILE
             if _tmp[f] >= 4:
-                return FIFTH_COPY
+                return _FIFTH_COPY
             _tmp[f] += 1
         return 0
 
     def _check_deal(self, s, arg):
         if self.phase != PH_DEAL:
-            return BAD_PHASE
-        if self.status[s] & ST_DEALT:
-            return ALREADY_DONE
+            return _BAD_PHASE
+        if self.status[s] & _ST_DEALT:
+            return _ALREADY_DONE
         r = self._faces(arg)
         if r:
             return r
@@ -522,71 +532,61 @@ class Game:
         for f in range(27):
             n += _tmp[f]
             if _tmp[f] + self.seen[f] > 4:
-                return FIFTH_COPY
-        want = self.rs[R.P_HAND_SIZE] + (1 if s == self.dealer else 0)
-        return 0 if n == want else BAD_COUNT
+                return _FIFTH_COPY
+        want = self.rs[_P_HAND_SIZE] + (1 if s == self.dealer else 0)
+        return 0 if n == want else _BAD_COUNT
 
-    def _check_ma(self, f):
-        if not self.rs[R.P_JIAOMA]:
-            return BAD_ACTION
+    def _check_after_deal(self, on, done, f):
+        """叫马 (the 马 draws once the players hold their tiles) or 本金 ("庄家在
+        尾家摸完牌后，翻开接下来的牌张"): on: the ruleset has it; done: already taken."""
+        if not on:
+            return _BAD_ACTION
         if self.phase != PH_DEAL:
-            return BAD_PHASE
-        if self.ma_face >= 0:
-            return ALREADY_DONE
-        for i in range(self.np):
-            if not self.status[i] & ST_DEALT:
-                return BAD_PHASE  # the 马 draws once the players hold their tiles
+            return _BAD_PHASE
+        if done:
+            return _ALREADY_DONE
+        if not self._all_have(_ST_DEALT):
+            return _BAD_PHASE
+        return self._new_tile(f)
+
+    def _new_tile(self, f):
+        """0 if f may come out of the wall: a face in play, not a fifth copy."""
         r = self._face_ok(f)
         if r:
             return r
-        return FIFTH_COPY if self.seen[f] >= 4 else 0
-
-    def _check_benjin(self, f):
-        if not self.rs[R.P_TINGYONG]:
-            return BAD_ACTION
-        if self.phase != PH_DEAL:
-            return BAD_PHASE
-        if self.benjin >= 0:
-            return ALREADY_DONE
-        for i in range(self.np):
-            if not self.status[i] & ST_DEALT:
-                return BAD_PHASE  # "庄家在尾家摸完牌后，翻开接下来的牌张"
-        r = self._face_ok(f)
-        if r:
-            return r
-        return FIFTH_COPY if self.seen[f] >= 4 else 0
+        return _FIFTH_COPY if self.seen[f] >= 4 else 0
 
     def _check_ti(self, s, f):
         """提: "若摸到的牌与飞中的牌相同，则可用摸到的牌进行“提”的操作 ...
         （需自己摸牌后才能提）": the tile just drawn."""
         if self.drawn != f or self._fei_index(s, f) < 0:
-            return NOT_HELD
+            return _NOT_HELD
         return 0
 
     def _fei_index(self, s, f):
-        i = self._meld_index(s, meld.make(meld.PENG, f))
+        i = self._meld_index(s, meld.make(_M_PENG, f))
         return i if i >= 0 and self.fei[4 * s + i] else -1
 
     def _check_baohu(self, s):
         """报胡: "在配牌结束后，所有家检查手牌，如果听牌，可以在自家摸牌前宣布报胡"; the
         dealer (no draw before its first discard) declares before that discard."""
-        if not self.rs[R.P_BAOHU]:
-            return BAD_ACTION
+        if not self.rs[_P_BAOHU]:
+            return _BAD_ACTION
         if self.phase not in (PH_DRAW, PH_DISCARD):
-            return BAD_PHASE
-        if self.status[s] & ST_BAOHU:
-            return ALREADY_DONE
-        if self.ndraw[s] or self.nmeld[s] or self.status[s] & ST_WON or self._discarded(s):
-            return BAD_PHASE
+            return _BAD_PHASE
+        if self.status[s] & _ST_BAOHU:
+            return _ALREADY_DONE
+        if self.ndraw[s] or self.nmeld[s] or self.status[s] & _ST_WON or self._discarded(s):
+            return _BAD_PHASE
         if s != self.dealer:
-            return 0 if self.waits(s) else NOT_READY
+            return 0 if self.waits(s) else _NOT_READY
         if self.phase != PH_DISCARD or self.turn != s:
-            return BAD_PHASE
+            return _BAD_PHASE
         h = self.hand[s]
         for f in range(27):
             if h[f] and self._ready_without(s, f):
                 return 0
-        return NOT_READY
+        return _NOT_READY
 
     def _ready_without(self, s, f, n=1):
         """True if seat s is ready once n copies of f leave its concealed tiles
@@ -596,30 +596,30 @@ class Game:
         if n == 4:
             lim[f] += 4
         h[f] -= n
-        w = self._wmask(h, self._vd(s), lim)
+        w = self.waits_limited(s, lim)
         h[f] += n
         return w != 0
 
     def _check_qinghu(self, s, f):
         """请胡: "摸牌后当手上有五个小对子（五对将）时，可以打出单张牌，并宣报请胡"."""
         rs = self.rs
-        if not rs[R.P_QINGHU]:
-            return BAD_ACTION
+        if not rs[_P_QINGHU]:
+            return _BAD_ACTION
         h = self.hand[s]
         if not h[f]:
-            return NOT_HELD
-        if self.drawn < 0 or self.nmeld[s] or self.status[s] & (ST_BAOHU | ST_NOHU):
-            return NOT_A_WIN
+            return _NOT_HELD
+        if self.drawn < 0 or self.nmeld[s] or self.status[s] & (_ST_BAOHU | _ST_NOHU):
+            return _NOT_A_WIN
         h[f] -= 1
-        v = fan.score(rs, h, (), self._vd(s), fan.ZIMO | fan.QINGHU)
+        v = fan.score(rs, h, (), self._vd(s), _F_ZIMO | _F_QINGHU)
         h[f] += 1
-        return 0 if v >= 0 else NOT_A_WIN
+        return 0 if v >= 0 else _NOT_A_WIN
 
     def _check_exchange(self, s, arg):
         if self.phase != PH_EXCHANGE:
-            return BAD_PHASE
-        if self.status[s] & ST_GAVE:
-            return ALREADY_DONE
+            return _BAD_PHASE
+        if self.status[s] & _ST_GAVE:
+            return _ALREADY_DONE
         r = self._faces(arg)
         if r:
             return r
@@ -631,93 +631,92 @@ class Game:
                 n += _tmp[f]
                 suits |= 1 << (f // 9)
                 if h[f] < _tmp[f]:
-                    return NOT_HELD
+                    return _NOT_HELD
         if n != 3:
-            return BAD_COUNT
-        return 0 if suits in (1, 2, 4) else NOT_ONE_SUIT
+            return _BAD_COUNT
+        return 0 if suits in (1, 2, 4) else _NOT_ONE_SUIT
 
     def _check_discard(self, s, f):
         h = self.hand[s]
         if not h[f]:
-            return NOT_HELD
+            return _NOT_HELD
         if self.is_wild(f):
-            return WILD_TILE  # "听用牌不能打出"
-        if self.status[s] & ST_BAOHU and self.drawn < 0:
+            return _WILD_TILE  # "听用牌不能打出"
+        if self.status[s] & _ST_BAOHU and self.drawn < 0:
             # the dealer's first discard after its 报胡 must leave it ready
-            return 0 if self._ready_without(s, f) else NOT_READY
-        if self.status[s] & ST_LOCKED and f != self.drawn:
-            return LOCKED
+            return 0 if self._ready_without(s, f) else _NOT_READY
+        if self.status[s] & _ST_LOCKED and f != self.drawn:
+            return _LOCKED
         v = self.void[s]
         if v < 3 and f // 9 != v and void_held(self, s):
-            return MUST_DISCARD_VOID
+            return _MUST_DISCARD_VOID
         return 0
 
     def _check_kong(self, kind, s, f):
         h = self.hand[s]
-        if self.wall <= 0 and not self.rs[R.P_HAIDI_GANG]:
-            return NO_TILES_LEFT
+        if self.wall <= 0 and not self.rs[_P_HAIDI_GANG]:
+            return _NO_TILES_LEFT
         if self.is_wild(f):
-            return WILD_TILE  # 听用 "不能进行杠的操作"
-        if self.after_peng and self.rs[R.P_PENG_NO_KONG]:
-            return BAD_PHASE  # "碰后不准立即杠牌"
+            return _WILD_TILE  # 听用 "不能进行杠的操作"
+        if self.after_peng and self.rs[_P_PENG_NO_KONG]:
+            return _BAD_PHASE  # "碰后不准立即杠牌"
         if f // 9 == self.void[s]:
-            return VOID_TILE
+            return _VOID_TILE
         if void_held(self, s):
-            return VOID_HELD_NO_CLAIM
+            return _VOID_HELD_NO_CLAIM
         if kind == ANGANG:
             if h[f] < 4:
-                return NOT_HELD
-            if self.status[s] & ST_BAOHU:
+                return _NOT_HELD
+            if self.status[s] & _ST_BAOHU:
                 # "报胡后自家可以杠牌，但必须保证杠牌后要有叫"
-                return 0 if self._ready_without(s, f, 4) else NOT_READY
-            if self.status[s] & ST_LOCKED and not self._an_keeps_waits(s, f):
-                return LOCKED
+                return 0 if self._ready_without(s, f, 4) else _NOT_READY
+            if self.status[s] & _ST_LOCKED and not self._an_keeps_waits(s, f):
+                return _LOCKED
             return 0
-        if self._meld_index(s, meld.make(meld.PENG, f)) < 0 or not h[f]:
-            return NOT_HELD
+        if self._meld_index(s, meld.make(_M_PENG, f)) < 0 or not h[f]:
+            return _NOT_HELD
         if self._fei_index(s, f) >= 0:
-            return WILD_TILE  # a 飞 holds a wild: 提 it first
-        if self.status[s] & ST_LOCKED:
-            return LOCKED
-        if self.drawn != f and self.rs[R.P_BUGANG_WHEN] == 2:
-            return BUGANG_LATE
+            return _WILD_TILE  # a 飞 holds a wild: 提 it first
+        if self.status[s] & _ST_LOCKED:
+            return _LOCKED
+        if self.drawn != f and self.rs[_P_BUGANG_WHEN] == 2:
+            return _BUGANG_LATE
         return 0
 
     def _an_keeps_waits(self, s, f):
         """血流 lock: a 暗杠 is allowed only if the waits stay the same."""
         h = self.hand[s]
         d = self.drawn
-        v = self._vd(s)
         if d < 0:
             return False
         h[d] -= 1
-        before = self._wmask(h, v, None)
+        before = self.waits_limited(s, None)
         h[d] += 1
         h[f] -= 4
-        after = self._wmask(h, v, None)
+        after = self.waits_limited(s, None)
         h[f] += 4
         return before == after
 
     def _check_claim(self, kind, s):
         if self.phase not in (PH_CLAIM, PH_ROB):
-            return BAD_PHASE
+            return _BAD_PHASE
         if self.resp[s]:
-            return ALREADY_DONE
+            return _ALREADY_DONE
         m = self.prompt[s]
         bit = _BITS[kind] if kind < len(_BITS) else 0
         if bit and not m & bit:
             if s == self.pseat:
-                return NO_CLAIM
-            if self.phase == PH_ROB and bit != C_HU:
-                return NO_CLAIM
+                return _NO_CLAIM
+            if self.phase == PH_ROB and bit != _C_HU:
+                return _NO_CLAIM
             r = claims.claim_reason(self, s, bit, self.pend)
-            return r if r else NO_CLAIM
+            return r if r else _NO_CLAIM
         if not m:
-            return NO_CLAIM
-        if kind != HU and m & C_HU and claims.forced(self):
-            return MUST_WIN
+            return _NO_CLAIM
+        if kind != HU and m & _C_HU and claims.forced(self):
+            return _MUST_WIN
         if kind == HU and self.discard_win_fan(s, self.pend, 0) < 0:
-            return NOT_A_WIN
+            return _NOT_A_WIN
         return 0
 
     # ----- applying ------------------------------------------------------
@@ -729,11 +728,11 @@ class Game:
             ok = isinstance(a, (tuple, list))
             s = a[1] if ok and len(a) > 1 else -1
             k = a[0] if ok and len(a) > 0 else -1
-            return [(EV_REFUSED, s, r, k)]
+            return [(_EV_REFUSED, s, r, k)]
         kind = a[0]
         s = a[1]
         arg = a[2]
-        ev = [(EV_ACCEPTED, s, kind)]
+        ev = [(_EV_ACCEPTED, s, kind)]
         if kind == DEAL:
             self._do_deal(s, ev)
         elif kind == MA:
@@ -755,7 +754,7 @@ class Game:
         elif kind == HU and self.phase == PH_DISCARD:
             self._win_self(s, arg, ev)
         elif kind == BAOHU:
-            self.status[s] |= ST_BAOHU | ST_LOCKED
+            self.status[s] |= _ST_BAOHU | _ST_LOCKED
             self._w[s] = -1
         elif kind == QINGHU:
             self.qing = 1
@@ -770,7 +769,7 @@ class Game:
     def _phase(self, ph, turn, ev):
         self.phase = ph
         self.turn = turn
-        ev.append((EV_PHASE, ph, turn))
+        ev.append((_EV_PHASE, ph, turn))
 
     def _do_deal(self, s, ev):
         h = self.hand[s]
@@ -779,19 +778,17 @@ class Game:
             h[f] += x
             self.seen[f] += x
             self.wall -= x
-        self.status[s] |= ST_DEALT
+        self.status[s] |= _ST_DEALT
         self._w[s] = -1
-        for i in range(self.np):
-            if not self.status[i] & ST_DEALT:
-                return
-        self._after_deal(ev)
+        if self._all_have(_ST_DEALT):
+            self._after_deal(ev)
 
     def _after_deal(self, ev):
-        if self.rs[R.P_JIAOMA] and self.ma_face < 0:
+        if self.rs[_P_JIAOMA] and self.ma_face < 0:
             return  # the 马 tile comes next
-        if self.rs[R.P_TINGYONG] and self.benjin < 0:
+        if self.rs[_P_TINGYONG] and self.benjin < 0:
             return  # the 本金 is turned next
-        if self.rs[R.P_HUANSANZHANG]:
+        if self.rs[_P_HUANSANZHANG]:
             self._phase(PH_EXCHANGE, self.dealer, ev)
         else:
             self._to_dingque(ev)
@@ -832,7 +829,7 @@ class Game:
         self._after_deal(ev)
 
     def _to_dingque(self, ev):
-        if self.rs[R.P_DINGQUE] == 1:
+        if self.rs[_P_DINGQUE] == 1:
             self._phase(PH_DINGQUE, self.dealer, ev)
         else:
             self._start_play(ev)
@@ -849,10 +846,9 @@ class Game:
                 self.give[i] = f
                 i += 1
                 h[f] -= 1
-        self.status[s] |= ST_GAVE
-        for j in range(self.np):
-            if not self.status[j] & ST_GAVE:
-                return
+        self.status[s] |= _ST_GAVE
+        if not self._all_have(_ST_GAVE):
+            return
         d = self.direction
         step = self.np - 1 if d == DIR_PREV else (1 if d == DIR_NEXT else 2)
         for g in range(self.np):
@@ -862,17 +858,16 @@ class Game:
             for f in got:
                 self.hand[r][f] += 1
             self._w[r] = -1
-            ev.append((EV_EXCHANGED, r, got, g))
+            ev.append((_EV_EXCHANGED, r, got, g))
         self._to_dingque(ev)
 
     def _do_dingque(self, s, suit, ev):
         self.void[s] = suit
-        self.status[s] |= ST_QUE
+        self.status[s] |= _ST_QUE
         self._w[s] = -1
-        for j in range(self.np):
-            if not self.status[j] & ST_QUE:
-                return
-        ev.append((EV_VOIDS, bytes(self.void)))
+        if not self._all_have(_ST_QUE):
+            return
+        ev.append((_EV_VOIDS, bytes(self.void)))
         self._start_play(ev)
 
     def _do_draw(self, s, f, ev):
@@ -894,8 +889,8 @@ class Game:
         self._phase(PH_DISCARD, s, ev)
 
     def _do_discard(self, s, f, ev):
-        if self.status[s] & ST_BAOHU and not self.qing and self.can_selfwin(s):
-            self.status[s] |= ST_NOHU  # "报胡后如果自家自摸...没胡...不能再食和"
+        if self.status[s] & _ST_BAOHU and not self.qing and self.can_selfwin(s):
+            self.status[s] |= _ST_NOHU  # "报胡后如果自家自摸...没胡...不能再食和"
         self.hand[s][f] -= 1
         self._w[s] = -1
         i = self.ndisc
@@ -904,32 +899,45 @@ class Game:
         self.ndisc = i + 1
         self.shown[f] += 1
         self.drawn = -1
+        if not self._offer(s, f, PH_CLAIM, ev):
+            self._discard_passed(ev)
+
+    def _offer(self, s, f, ph, ev):
+        """Open the claim window (PH_CLAIM) on seat s's discard f, or the 抢杠
+        window (PH_ROB) on its 补杠 of f; False if no seat may claim."""
         self.pend = f
         self.pseat = s
         any_claim = 0
         for k in range(1, self.np):
             t = (s + k) % self.np
-            m = claims.discard_mask(self, t, f)
+            if ph == PH_ROB:
+                m = claims.rob_mask(self, t, f)
+            else:
+                m = claims.discard_mask(self, t, f)
             self.prompt[t] = m
             self.resp[t] = 0
             if m:
                 any_claim = 1
-                ev.append((EV_PROMPT, t, m, f))
+                ev.append((_EV_PROMPT, t, m, f))
         self.prompt[s] = 0
         self.resp[s] = 0
         if any_claim:
-            self._phase(PH_CLAIM, s, ev)
-        else:
-            self._discard_passed(ev)
+            self._phase(ph, s, ev)
+        return any_claim
 
     def _discard_passed(self, ev):
         if self.qing:
             self._win_qinghu(ev)
             return
+        self._no_kong()
+        self._next_draw(self.next_seat(self.pseat), ev)
+
+    def _no_kong(self):
+        """The turn moves on by a discard, claim or win: no kong's 杠上 state
+        (杠上花/杠上炮, 点杠花, 呼叫转移) carries over."""
         self.after_gang = 0
         self.kong_giver = -1
         self.chain_lo = self.last_lo = self.nled
-        self._next_draw(self.next_seat(self.pseat), ev)
 
     def _next_draw(self, s, ev):
         self.pend = -1
@@ -942,7 +950,7 @@ class Game:
     def _end(self, why, ev):
         self.end = why
         self.phase = PH_END
-        ev.append((EV_HAND_END, why, tuple(self.delta)))
+        ev.append((_EV_HAND_END, why, tuple(self.delta)))
 
     def _add_meld(self, s, m):
         self.melds[4 * s + self.nmeld[s]] = m
@@ -969,9 +977,9 @@ class Game:
     def _do_angang(self, s, f, ev):
         self.hand[s][f] -= 4
         self.shown[f] += 4
-        self._add_meld(s, meld.make(meld.ANGANG, f))
+        self._add_meld(s, meld.make(_M_ANGANG, f))
         self.last_lo = self.nled
-        settle.gang(self, ev, s, meld.ANGANG, -1, 0)
+        settle.gang(self, ev, s, _M_ANGANG, -1, 0)
         self.kong_giver = -1
         self._after_kong(s, ev)
 
@@ -980,31 +988,16 @@ class Game:
         self.shown[f] += 1
         self._w[s] = -1
         self.late = 1 if self.drawn != f else 0
-        self.pend = f
-        self.pseat = s
-        any_rob = 0
-        for k in range(1, self.np):
-            t = (s + k) % self.np
-            m = claims.rob_mask(self, t, f)
-            self.prompt[t] = m
-            self.resp[t] = 0
-            if m:
-                any_rob = 1
-                ev.append((EV_PROMPT, t, m, f))
-        self.prompt[s] = 0
-        self.resp[s] = 0
-        if any_rob:
-            self._phase(PH_ROB, s, ev)
-        else:
+        if not self._offer(s, f, PH_ROB, ev):
             self._complete_bugang(ev)
 
     def _complete_bugang(self, ev):
         s = self.pseat
         f = self.pend
-        i = self._meld_index(s, meld.make(meld.PENG, f))
-        self.melds[4 * s + i] = meld.make(meld.BUGANG, f)
+        i = self._meld_index(s, meld.make(_M_PENG, f))
+        self.melds[4 * s + i] = meld.make(_M_BUGANG, f)
         self.last_lo = self.nled
-        settle.gang(self, ev, s, meld.BUGANG, -1, self.late)
+        settle.gang(self, ev, s, _M_BUGANG, -1, self.late)
         self.kong_giver = -1
         self.pend = -1
         self._after_kong(s, ev)
@@ -1022,7 +1015,7 @@ class Game:
             if r == HU + 1:
                 any_hu = 1
             elif not r:
-                if m & C_HU:
+                if m & _C_HU:
                     open_hu = 1
                 else:
                     open_other = 1
@@ -1036,14 +1029,11 @@ class Game:
             return
         for t in range(self.np):
             r = self.resp[t]
-            if r == PENG + 1:
-                self._do_peng(t, d, f, ev)
-                return
             if r == ZHIGANG + 1:
                 self._do_zhigang(t, d, f, ev)
                 return
-            if r == FEI + 1:
-                self._do_peng(t, d, f, ev, 1)
+            if r == PENG + 1 or r == FEI + 1:
+                self._do_peng(t, f, ev, r == FEI + 1)
                 return
         self._clear_prompts()
         if self.phase == PH_ROB:
@@ -1057,34 +1047,34 @@ class Game:
             self.resp[t] = 0
 
     def _record_passes(self):
-        """过手胡: a seat offered 胡 that did not take it is barred until its next draw."""
-        mode = self.rs[R.P_GUOSHOU]
+        """Claims passed on the pending tile: 过碰不碰 (rs guopeng), a 报胡 seat's
+        passed win, and 过手胡: a seat offered 胡 that did not take it is barred
+        (per rs guoshou) until its next draw."""
+        mode = self.rs[_P_GUOSHOU]
         f = self.pend
-        if self.rs[R.P_GUOPENG]:
-            for t in range(self.np):
-                if self.prompt[t] & (C_PENG | C_FEI) and self.resp[t] not in (
-                        PENG + 1, ZHIGANG + 1, FEI + 1):
-                    self.gp_mask[t] |= 1 << f  # "过碰不碰": 碰 or 飞 passed
         for t in range(self.np):
-            if self.prompt[t] & C_HU and self.resp[t] != HU + 1 and self.status[t] & ST_BAOHU:
-                self.status[t] |= ST_NOHU  # "报胡后如果...他家点炮没胡...不能再食和"
-        if not mode:
-            return
-        for t in range(self.np):
-            if self.prompt[t] & C_HU and self.resp[t] != HU + 1:
-                if mode == 2:
-                    v = self.discard_win_fan(t, f, 0)
-                    if self.gs_fan[t] == 255 or v > self.gs_fan[t]:
-                        self.gs_fan[t] = v
-                else:
-                    self.gs_mask[t] |= 1 << f
+            m = self.prompt[t]
+            r = self.resp[t]
+            if (m & (_C_PENG | _C_FEI) and self.rs[_P_GUOPENG]
+                    and r not in (PENG + 1, ZHIGANG + 1, FEI + 1)):
+                self.gp_mask[t] |= 1 << f  # "过碰不碰": 碰 or 飞 passed
+            if not m & _C_HU or r == HU + 1:
+                continue
+            if self.status[t] & _ST_BAOHU:
+                self.status[t] |= _ST_NOHU  # "报胡后如果...他家点炮没胡...不能再食和"
+            if mode == 2:
+                v = self.discard_win_fan(t, f, 0)
+                if self.gs_fan[t] == 255 or v > self.gs_fan[t]:
+                    self.gs_fan[t] = v
+            elif mode:
+                self.gs_mask[t] |= 1 << f
 
     def _claim_discard(self):
         """The pending discard leaves its pile (taken by a 碰/直杠)."""
         self.disc[self.ndisc - 1] |= 0x80
         self.shown[self.pend] -= 1
 
-    def _do_peng(self, s, d, f, ev, fei=0):
+    def _do_peng(self, s, f, ev, fei):
         """碰 (two real copies), or 飞 (one real and one wild: the wild w1 if held)."""
         self._clear_prompts()
         self._claim_discard()
@@ -1099,12 +1089,10 @@ class Game:
         else:
             h[f] -= 2
             self.shown[f] += 3
-        self._add_meld(s, meld.make(meld.PENG, f))
+        self._add_meld(s, meld.make(_M_PENG, f))
         self.calls += 1
         self._w[s] = -1
-        self.after_gang = 0
-        self.kong_giver = -1
-        self.chain_lo = self.last_lo = self.nled
+        self._no_kong()
         self.drawn = -1
         self.pend = -1
         self.after_peng = 1
@@ -1115,10 +1103,10 @@ class Game:
         self._claim_discard()
         self.hand[s][f] -= 3
         self.shown[f] += 4
-        self._add_meld(s, meld.make(meld.ZHIGANG, f))
+        self._add_meld(s, meld.make(_M_ZHIGANG, f))
         self.after_gang = 0
         self.chain_lo = self.last_lo = self.nled
-        settle.gang(self, ev, s, meld.ZHIGANG, d, 0)
+        settle.gang(self, ev, s, _M_ZHIGANG, d, 0)
         self.kong_giver = d
         self.pend = -1
         self._after_kong(s, ev)
@@ -1129,10 +1117,10 @@ class Game:
         robbed = self.phase == PH_ROB
         flags = claims.win_flags_discard(self, d, f)
         if robbed:
-            flags = (flags & ~fan.GANGSHANGPAO) | fan.QIANGGANG
+            flags = (flags & ~_F_GANGSHANGPAO) | _F_QIANGGANG
             self.gone[f] += 1
         if self.qing:
-            flags |= fan.QINGHUPAO  # "有其他家胡打出的请胡牌时，请胡失败，该家的胡牌番数+3"
+            flags |= _F_QINGHUPAO  # "有其他家胡打出的请胡牌时，请胡失败，该家的胡牌番数+3"
             self.qing = 0
         winners = []
         for k in range(1, self.np):
@@ -1147,19 +1135,22 @@ class Game:
             v = self.score(w, h, wf, f)
             h[f] -= 1
             settle.win_discard(self, ev, w, d, v, robbed)
-            ev.append((EV_WIN, w, v, wf, d, f))
-        if flags & fan.GANGSHANGPAO:
+            ev.append((_EV_WIN, w, v, wf, d, f))
+        if flags & _F_GANGSHANGPAO:
             settle.zhuanyi(self, ev, d, winners)
         if self.nwins == 0:
             self.first_from = d
             self.first_multi = 1 if len(winners) > 1 else 0
         for w in winners:
             self._mark_won(w)
-        self.after_gang = 0
-        self.kong_giver = -1
-        self.chain_lo = self.last_lo = self.nled
+        self._go_on(winners[-1], ev)
+
+    def _go_on(self, s, ev):
+        """After a win by s (the last of a multi-win): the hand ends or the
+        next seat still in draws."""
+        self._no_kong()
         if not self._over(ev):
-            self._next_draw(self.next_seat(winners[-1]), ev)
+            self._next_draw(self.next_seat(s), ev)
 
     def _win_self(self, s, arg, ev):
         rs = self.rs
@@ -1173,21 +1164,17 @@ class Game:
             f = arg if isinstance(arg, int) and 0 <= arg < 27 and h[arg] else 26
             while not h[f]:
                 f -= 1
-        ev.append((EV_WIN, s, v, flags, -1, f))
+        ev.append((_EV_WIN, s, v, flags, -1, f))
         if self.nwins == 0:
             self.first_from = -1
-        if rs[R.P_MODE] == R.MODE_XUELIU:
+        if rs[_P_MODE] == _MODE_XUELIU:
             h[f] -= 1  # the winning tile goes face up; the 13 stay
             self.shown[f] += 1
             self.gone[f] += 1
             self._w[s] = -1
         self._mark_won(s)
-        self.after_gang = 0
-        self.kong_giver = -1
         self.drawn = -1
-        self.chain_lo = self.last_lo = self.nled
-        if not self._over(ev):
-            self._next_draw(self.next_seat(s), ev)
+        self._go_on(s, ev)
 
     def _win_qinghu(self, ev):
         """请胡达成: nobody won the single; the five pairs win as a self-draw."""
@@ -1195,18 +1182,14 @@ class Game:
         f = self.pend
         self.qing = 0
         self.pend = -1
-        flags = fan.ZIMO | fan.QINGHU | (fan.HAIDI if self.wall == 0 else 0)
+        flags = _F_ZIMO | _F_QINGHU | (_F_HAIDI if self.wall == 0 else 0)
         v = fan.score(self.rs, self.hand[s], (), self._vd(s), flags)
         settle.win_zimo(self, ev, s, v, -1)
-        ev.append((EV_WIN, s, v, flags, -1, f))
+        ev.append((_EV_WIN, s, v, flags, -1, f))
         if self.nwins == 0:
             self.first_from = -1
         self._mark_won(s)
-        self.after_gang = 0
-        self.kong_giver = -1
-        self.chain_lo = self.last_lo = self.nled
-        if not self._over(ev):
-            self._next_draw(self.next_seat(s), ev)
+        self._go_on(s, ev)
 
     def _discarded(self, s):
         for i in range(self.ndisc):
@@ -1216,12 +1199,12 @@ class Game:
 
     def _mark_won(self, w):
         self.wins[w] += 1
-        st = self.status[w] | ST_WON
-        if self.rs[R.P_MODE] == R.MODE_XUELIU:
-            if self.rs[R.P_XUELIU_LOCK]:
-                st |= ST_LOCKED
+        st = self.status[w] | _ST_WON
+        if self.rs[_P_MODE] == _MODE_XUELIU:
+            if self.rs[_P_XUELIU_LOCK]:
+                st |= _ST_LOCKED
         else:
-            st |= ST_LEFT
+            st |= _ST_LEFT
         self.status[w] = st
         if self.nwins < len(self.winners):
             self.winners[self.nwins] = w
@@ -1229,13 +1212,13 @@ class Game:
 
     def _over(self, ev):
         """血战: the hand ends at rs max_winners winners or one player left."""
-        if self.rs[R.P_MODE] == R.MODE_XUELIU:
+        if self.rs[_P_MODE] == _MODE_XUELIU:
             return False
         left = 0
         for s in range(self.np):
-            if self.status[s] & ST_LEFT:
+            if self.status[s] & _ST_LEFT:
                 left += 1
-        if left >= self.rs[R.P_MAX_WINNERS] or self.np - left <= 1:
+        if left >= self.rs[_P_MAX_WINNERS] or self.np - left <= 1:
             self._end(END_WINNERS, ev)
             return True
         return False
@@ -1285,8 +1268,8 @@ class Match:
 
     def __init__(self, rs, dealer=0):
         self.rs = rs
-        self.np = rs[R.P_PLAYERS]
-        self.totals = [rs[R.P_START_POINTS]] * self.np
+        self.np = rs[_P_PLAYERS]
+        self.totals = [rs[_P_START_POINTS]] * self.np
         self.hand_no = 0
         self.dealer = dealer
         self.history = []  # each finished hand's deltas
@@ -1311,7 +1294,7 @@ class Match:
         self.dealer = next_dealer(self.rs, g, drawn_dealer)
 
     def over(self):
-        return self.hand_no >= self.rs[R.P_HANDS]
+        return self.hand_no >= self.rs[_P_HANDS]
 
     def ranking(self):
         """Seats from first to last (higher total first; ties by seat)."""
@@ -1328,7 +1311,7 @@ def ma_seat(dealer, np, f):
 
 def next_dealer(rs, g, drawn=-1):
     """Dealer of the next hand after game g, per rs dealer_next."""
-    mode = rs[R.P_DEALER_NEXT]
+    mode = rs[_P_DEALER_NEXT]
     d = g.dealer
     if mode == 2:
         return (d + 1) % g.np

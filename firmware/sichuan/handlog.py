@@ -22,7 +22,24 @@ Integrity (CRC per record, hash chain) is the storage layer's job.
 from micropython import const
 
 from . import game as G
-from .settle import EV_ACCEPTED, EV_PAY
+
+# Event kinds of sichuan.settle and action kinds of sichuan.game (_G_), folded
+# in at compile time (an imported name costs its string and a lookup per use
+# in the .mpy); tests/core/test_consts.py checks them.
+_EV_ACCEPTED = const(0)
+_EV_PAY = const(2)
+_G_DEAL = const(0)
+_G_EXCHANGE = const(1)
+_G_DINGQUE = const(2)
+_G_DRAW = const(3)
+_G_DISCARD = const(4)
+_G_BUGANG = const(7)
+_G_ANGANG = const(8)
+_G_HU = const(9)
+_G_MA = const(11)
+_G_QINGHU = const(13)
+_G_BENJIN = const(14)
+_G_TI = const(17)
 
 VERSION = const(1)
 K_PAY = const(16)
@@ -30,9 +47,9 @@ REC_ACTION = const(0)
 REC_PAY = const(1)
 HEADER_LEN = const(14)
 
-_ARG1 = (G.DINGQUE, G.DRAW, G.DISCARD, G.BUGANG, G.ANGANG, G.HU, G.MA, G.QINGHU, G.BENJIN,
-         G.TI)
-_LIST = (G.DEAL, G.EXCHANGE)
+_ARG1 = (_G_DINGQUE, _G_DRAW, _G_DISCARD, _G_BUGANG, _G_ANGANG, _G_HU, _G_MA, _G_QINGHU,
+         _G_BENJIN, _G_TI)
+_LIST = (_G_DEAL, _G_EXCHANGE)
 
 
 def _u32(buf, v):
@@ -92,11 +109,11 @@ class Writer:
 
     def record(self, a, events):
         """Log an applied action and its payments; a refused action is not logged."""
-        if not events or events[0][0] != EV_ACCEPTED:
+        if not events or events[0][0] != _EV_ACCEPTED:
             return
         self.action(a)
         for e in events:
-            if e[0] == EV_PAY:
+            if e[0] == _EV_PAY:
                 self.payment(e)
 
 
@@ -158,7 +175,7 @@ def decode(buf):
             amount, i = _get_varint(buf, i + 1)
             recs.append((REC_PAY, seat, x >> 4, amount, x & 15))
             continue
-        if kind > G.TI:
+        if kind > _G_TI:
             raise ValueError("unknown hand log record %d at byte %d" % (kind, at))
         arg = -1  # type: object
         if kind in _LIST:
@@ -197,10 +214,10 @@ def replay(rs, buf):
         if expect:
             raise ValueError("engine paid %r, not in the log" % (expect[0],))
         evs = g.apply(r[1])
-        if evs[0][0] != EV_ACCEPTED:
+        if evs[0][0] != _EV_ACCEPTED:
             raise ValueError("logged action %r refused: reason %d" % (r[1], evs[0][2]))
         for e in evs:
-            if e[0] == EV_PAY:
+            if e[0] == _EV_PAY:
                 expect.append((e[1], e[2], e[3], e[4]))
     if expect:
         raise ValueError("engine paid %r, not in the log" % (expect[0],))

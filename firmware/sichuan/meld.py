@@ -10,7 +10,6 @@ PENG = const(0)
 ZHIGANG = const(1)
 BUGANG = const(2)
 ANGANG = const(3)
-KIND_NAMES = ("peng", "zhigang", "bugang", "angang")
 
 
 def make(kind, face):

@@ -39,10 +39,9 @@ _PRESETS = (
     #   No forced last-four win. Exhaustion: no fixed 花猪 penalty (a void-holder
     #   is not ready): refund kong income first, then pay each ready player
     #   their best capped value. Starting points: not given; reading: 0.
-    ("tfmj-2024", "xuezhan", """
-        huansanzhang=0 cap=3 fan.gangshangpao=1 bugang_when=2 zhuanyi=2 zhuanyi_chain=1
-        guoshou=2 huazhu=0 huazhu_chajiao=1 tuigang_first=1 start_points=0
-    """),
+    ("tfmj-2024", "xuezhan",
+     "huansanzhang=0 cap=3 fan.gangshangpao=1 bugang_when=2 zhuanyi=2 zhuanyi_chain=1"
+     " guoshou=2 huazhu=0 huazhu_chajiao=1 tuigang_first=1 start_points=0"),
     # Seeds 001/003 (成都): 幺二四八 multipliers, 番 counted from 1 ("平胡 1番；×1倍",
     #   "大对子 2番；×2倍", "清一色 3番；×4倍", "清对 4番；×8倍", "暗七对 3番；×4倍",
     #   "龙七对 4番；×8倍 ... 每多一根翻倍", "清七对 5番；×16倍", "清龙七对 6番；×32倍");
@@ -55,14 +54,13 @@ _PRESETS = (
     #   transfers the kong's money, each winner paid in full; 点杠花 is 自摸; 最后四张
     #   必胡; 赔叫赔大; 死叫算叫. 花猪 "给所有未胡且非花猫的人赔满格". No 换三张 in
     #   these seeds (定张 only).
-    ("chengdu", None, """
-        huansanzhang=0 fan_shown_offset=1 cap=3 fan.pinghu=0 fan.duiduihu=1 fan.qingyise=2
-        fan.qingdui=3 fan.qidui=2 fan.longqidui=3 fan.qingqidui=4 fan.qinglongqidui=5
-        gen_in_longqidui=0 fan.jingoudiao=none fan.gen=1 fan.gangshanghua=1
-        fan.gangshangpao=1 fan.qiangganghu=1 fan.haidi=none fan.tianhu=cap fan.dihu=cap
-        tianhu_alone=1 bugang_when=1 zhuanyi=1 guoshou=1 last4_forced=1 huazhu=-1
-        huazhu_payees=1
-    """),
+    ("chengdu", None,
+     "huansanzhang=0 fan_shown_offset=1 cap=3 fan.pinghu=0 fan.duiduihu=1 fan.qingyise=2"
+     " fan.qingdui=3 fan.qidui=2 fan.longqidui=3 fan.qingqidui=4 fan.qinglongqidui=5"
+     " gen_in_longqidui=0 fan.jingoudiao=none fan.gen=1 fan.gangshanghua=1"
+     " fan.gangshangpao=1 fan.qiangganghu=1 fan.haidi=none fan.tianhu=cap fan.dihu=cap"
+     " tianhu_alone=1 bugang_when=1 zhuanyi=1 guoshou=1 last4_forced=1 huazhu=-1"
+     " huazhu_payees=1"),
     # Seed 004 (456 游戏中心): 倍数 = 2^(番数-1); "1平胡 ... 1番(×1)", "2对对胡 ... 2番(×2)",
     #   "3清一色 ... 3番(×4)", "6清对 ... 4番(×8)", "8龙七对 ... 5番(×16)", "11天胡 ...
     #   6番(×32)". The 番数 column is merged: a figure stands on the first row of its
@@ -74,14 +72,13 @@ _PRESETS = (
     #   两家". 杠上炮 transfers the kong's money. 花猪 "赔给非花猪玩家8倍点数" (reading:
     #   players still in the hand). 最后四张 强制胡. 坐庄 "血战：每局随机". 缺一门
     #   without a declared 定缺 ("缺门可胡", 花猪 = 3 门).
-    ("games456", None, """
-        huansanzhang=0 dingque=2 fan_shown_offset=1 cap=-1 zimo_bonus=0 fan.pinghu=0
-        fan.duiduihu=1 fan.qingyise=2 fan.daiyaojiu=2 fan.qidui=2 fan.qingdui=3
-        fan.jiangdui=3 fan.longqidui=4 fan.qingqidui=4 fan.qingdaiyao=4 fan.qinglongqidui=5
-        gen_in_longqidui=0 fan.jingoudiao=none fan.haidi=none fan.tianhu=5 fan.dihu=5
-        fan.gen=1 fan.gangshanghua=1 fan.gangshangpao=1 fan.qiangganghu=1 gang_zhi=1
-        diangang_hua=1 zhuanyi=1 last4_forced=1 huazhu=8 huazhu_payees=1 dealer_next=4
-    """),
+    ("games456", None,
+     "huansanzhang=0 dingque=2 fan_shown_offset=1 cap=-1 zimo_bonus=0 fan.pinghu=0"
+     " fan.duiduihu=1 fan.qingyise=2 fan.daiyaojiu=2 fan.qidui=2 fan.qingdui=3"
+     " fan.jiangdui=3 fan.longqidui=4 fan.qingqidui=4 fan.qingdaiyao=4 fan.qinglongqidui=5"
+     " gen_in_longqidui=0 fan.jingoudiao=none fan.haidi=none fan.tianhu=5 fan.dihu=5"
+     " fan.gen=1 fan.gangshanghua=1 fan.gangshangpao=1 fan.qiangganghu=1 gang_zhi=1"
+     " diangang_hua=1 zhuanyi=1 last4_forced=1 huazhu=8 huazhu_payees=1 dealer_next=4"),
     # Seed 000, 赤羽之战 column ("规则基本与血流成河玩法相同，但是一场要进行四局"):
     #   multipliers 平胡 1, 对对胡 2, 带幺九 4, 清一色 4, 金钩钓 4 ("不计对对和"),
     #   七对 4 (two equal pairs: "按七对+1根处理"), 将对 8, 清对 8, 清带幺 16,
@@ -92,13 +89,12 @@ _PRESETS = (
     #   禁止弃先和后, 海底牌不能杠; kongs "在场未和的玩家赔付" (read literally:
     #   those who have not won), 补杠 "只有立即补杠才能计分"; 自摸 "在场的其余玩家赔付
     #   自摸者" (血流: every other seat, winners too).
-    ("bloodshed", "xueliu", """
-        hands=4 cap=5 jgd_absorbs_dd=1 fan.pinghu=0 fan.duiduihu=1 fan.daiyaojiu=2
-        fan.qingyise=2 fan.jingoudiao=2 fan.qidui=2 fan.jiangdui=3 fan.qingdui=3
-        fan.qingdaiyao=4 fan.qingjingoudiao=4 fan.qingqidui=4 fan.tianhu=5 fan.dihu=5
-        fan.gen=1 fan.gangshanghua=1 fan.gangshangpao=1 fan.qiangganghu=1 fan.haidi=1
-        gang_payers=2 bugang_when=1 guoshou=1 last4_forced=1 zhuanyi=1 zimo_payers=1
-    """),
+    ("bloodshed", "xueliu",
+     "hands=4 cap=5 jgd_absorbs_dd=1 fan.pinghu=0 fan.duiduihu=1 fan.daiyaojiu=2"
+     " fan.qingyise=2 fan.jingoudiao=2 fan.qidui=2 fan.jiangdui=3 fan.qingdui=3"
+     " fan.qingdaiyao=4 fan.qingjingoudiao=4 fan.qingqidui=4 fan.tianhu=5 fan.dihu=5"
+     " fan.gen=1 fan.gangshanghua=1 fan.gangshangpao=1 fan.qiangganghu=1 fan.haidi=1"
+     " gang_payers=2 bugang_when=1 guoshou=1 last4_forced=1 zhuanyi=1 zimo_payers=1"),
     # Seed 000 二人玩法: its passage gives the deal ("跳牌：摸牌时闲家摸13张牌，庄家摸14张牌")
     #   and terms (天缺, 搭子, 根, 绝张 ...), no separate scoring. Reading: two seats play
     #   the 成都/seed 002 血战 rules with all 108 tiles; 换三张 goes to the one opponent
@@ -109,9 +105,8 @@ _PRESETS = (
     #   hands, and with two suits there is no 定缺 and so no 花猪 (a void would force
     #   清一色). 换三张 clockwise or counter-clockwise (no seat across); the hand ends at
     #   two winners. Scoring as xuezhan.
-    ("sanren", "xuezhan", """
-        players=3 suits=6 dingque=0 huazhu=0 hsz_dirs=3 max_winners=2
-    """),
+    ("sanren", "xuezhan",
+     "players=3 suits=6 dingque=0 huazhu=0 hsz_dirs=3 max_winners=2"),
     # Seed 000 断卡根玩法: "只用条子和筒子牌，共72张"; "允许三人或四人，甚至...5人" (4 here;
     #   players 3 or 5 by override); "每家只拿10张牌...头家不跳牌。头家在所有人拿完牌后再摸一张，
     #   补作11张"; "不定缺，也没有查花猪"; "海底牌不能碰杠"; kongs "不分直弯杠，只要一家开杠，
@@ -130,15 +125,14 @@ _PRESETS = (
     #   (1番 pays 2, 2番 4, 3番 8, 超叫 16 base points) capped at 4. 通用规则: 最后四张
     #   自动和, 禁止弃先和后 (same tile), 退杠钱 by a seat not ready. The hand ends when
     #   one player is left ("只剩一家没胡牌").
-    ("duankagen", "xuezhan", """
-        suits=6 hand_size=10 huansanzhang=0 dingque=0 huazhu=0 cap=4 max_winners=4
-        haidi_claim=0 gang_zhi=1 gang_zhi_others=1 gang_bu=1 gang_an=1 guoshou=1
-        last4_forced=1 xiaohu=0 baohu=1 baohu_fan=2 baohu_pay_fan=1 qinghu=1 qinghupao_fan=3
-        ka_fan=1 yingka_fan=1 fan.pinghu=none fan.duanyaojiu=1 fan.duiduihu=1
-        fan.daiyaojiu=3 fan.qingyise=2 fan.jingoudiao=none fan.qidui=2 fan.jiangdui=4
-        fan.tianhu=3 fan.dihu=3 fan.gen=1 fan.gangshanghua=1 fan.gangshangpao=1
-        fan.qiangganghu=1 fan.haidi=1
-    """),
+    ("duankagen", "xuezhan",
+     "suits=6 hand_size=10 huansanzhang=0 dingque=0 huazhu=0 cap=4 max_winners=4"
+     " haidi_claim=0 gang_zhi=1 gang_zhi_others=1 gang_bu=1 gang_an=1 guoshou=1"
+     " last4_forced=1 xiaohu=0 baohu=1 baohu_fan=2 baohu_pay_fan=1 qinghu=1 qinghupao_fan=3"
+     " ka_fan=1 yingka_fan=1 fan.pinghu=none fan.duanyaojiu=1 fan.duiduihu=1"
+     " fan.daiyaojiu=3 fan.qingyise=2 fan.jingoudiao=none fan.qidui=2 fan.jiangdui=4"
+     " fan.tianhu=3 fan.dihu=3 fan.gen=1 fan.gangshanghua=1 fan.gangshangpao=1"
+     " fan.qiangganghu=1 fan.haidi=1"),
     # Seed 000 宜宾玩法 ("规则大体与成都玩法相同"): "本金：牌局开始时，庄家在尾家摸完牌后，
     #   翻开接下来的牌张" (a BENJIN action; the tile leaves the wall face up);
     #   "听用：本金的前后2张牌即为听用，听用牌为万能牌，共8张，听用牌不能打出" (tingyong 2:
@@ -155,14 +149,13 @@ _PRESETS = (
     #   飞: a 碰 with one real copy and one wild (reading: one wild); "碰完牌后，手中只有
     #   听用时，此时只能飞"; 提 "需自己摸牌后": the tile just drawn; no 补杠 on a 飞
     #   ("不能进行杠的操作") until it is 提'd. A wild in a 飞 is held (no 无听用).
-    ("yibin", "xuezhan", """
-        huansanzhang=0 tingyong=2 gang_no_fan=1 guopeng=1 peng_no_kong=1 last4_forced=1
-        guoshou=2 cap=6 zimo_bonus=0 jgd_absorbs_dd=1 benjin_fan=1 wu_tingyong_fan=2
-        fan.pinghu=0 fan.duiduihu=1 fan.qingyise=2 fan.jingoudiao=3 fan.qidui=2
-        fan.qingdui=4 fan.qingjingoudiao=5 fan.qingqidui=4 fan.tianhu=cap fan.dihu=cap
-        fan.gen=1 fan.zimo=1 fan.gangshanghua=1 fan.gangshangpao=1 fan.qiangganghu=1
-        fan.haidi=1 fan.juezhang=1
-    """),
+    ("yibin", "xuezhan",
+     "huansanzhang=0 tingyong=2 gang_no_fan=1 guopeng=1 peng_no_kong=1 last4_forced=1"
+     " guoshou=2 cap=6 zimo_bonus=0 jgd_absorbs_dd=1 benjin_fan=1 wu_tingyong_fan=2"
+     " fan.pinghu=0 fan.duiduihu=1 fan.qingyise=2 fan.jingoudiao=3 fan.qidui=2"
+     " fan.qingdui=4 fan.qingjingoudiao=5 fan.qingqidui=4 fan.tianhu=cap fan.dihu=cap"
+     " fan.gen=1 fan.zimo=1 fan.gangshanghua=1 fan.gangshangpao=1 fan.qiangganghu=1"
+     " fan.haidi=1 fan.juezhang=1"),
 )
 
 

@@ -10,9 +10,40 @@ and 呼叫转移 can give back or pass on exactly what was paid.
 
 from micropython import const
 
-from . import fan, meld
-from . import ruleset as R
-from .claims import ST_BAOHU, ST_LEFT, ST_WON, void_held
+from . import fan
+from .claims import void_held
+
+# Status bits of sichuan.claims, fan flags (_F_), meld kinds (_M_) and ruleset
+# parameters, folded in at compile time (an imported name costs its string and
+# a lookup per use in the .mpy); tests/core/test_consts.py checks them.
+_F_BAOHU = const(256)
+_M_ZHIGANG = const(1)
+_M_BUGANG = const(2)
+_P_CAP = const(9)
+_P_BASE_POINTS = const(11)
+_P_GANG_ZHI = const(15)
+_P_GANG_ZHI_OTHERS = const(16)
+_P_GANG_BU = const(17)
+_P_GANG_AN = const(18)
+_P_BUGANG_WHEN = const(19)
+_P_GANG_PAYERS = const(20)
+_P_ZHUANYI = const(21)
+_P_ZHUANYI_CHAIN = const(22)
+_P_DIANGANG_HUA = const(23)
+_P_GANG_NO_FAN = const(26)
+_P_HUAZHU = const(29)
+_P_HUAZHU_PAYEES = const(30)
+_P_CHAJIAO = const(31)
+_P_SIJIAO = const(32)
+_P_TUIGANG = const(33)
+_P_TUIGANG_FIRST = const(34)
+_P_HUAZHU_CHAJIAO = const(35)
+_P_XIAOHU = const(46)
+_P_BAOHU_PAY_FAN = const(53)
+_P_ZIMO_PAYERS = const(54)
+_ST_LEFT = const(8)
+_ST_WON = const(32)
+_ST_BAOHU = const(64)
 
 # Event kinds (Game.apply returns a list of tuples starting with one of these).
 EV_ACCEPTED = const(0)   # (EV_ACCEPTED, seat, action kind)
@@ -27,8 +58,6 @@ EV_VOIDS = const(8)      # (EV_VOIDS, bytes of each seat's void suit)
 EV_CHECK = const(9)      # (EV_CHECK, seat, status, fan): 流局 verdict per checked seat
 EV_MA = const(10)        # (EV_MA, seat, amount, pay reason): 叫马 side payment, seat -> 马
                          #   (negative: the 马 pays the seat)
-EVENT_NAMES = ("accepted", "refused", "pay", "prompt", "win", "hand_end", "phase",
-               "exchanged", "voids", "check", "ma")
 
 # EV_CHECK statuses.
 CK_READY = const(0)
@@ -48,8 +77,6 @@ PAY_ZHUANYI = const(8)       # 呼叫转移: kong income passed to the winner
 PAY_HUAZHU = const(9)        # 查花猪
 PAY_CHAJIAO = const(10)      # 查大叫
 PAY_TUIGANG = const(11)      # 退杠钱
-PAY_NAMES = ("gang_zhi", "gang_maomao", "gang_bu", "gang_an", "dianpao", "zimo",
-             "qianggang", "bao", "zhuanyi", "huazhu", "chajiao", "tuigang")
 
 _L_GONE = const(1)  # ledger flag: income passed on (呼叫转移), not refundable
 _lim = bytearray(27)
@@ -79,15 +106,15 @@ def payers(g, s, mode=-1):
     """Seats that pay seat s for a kong (rs gang_payers) or, with mode given,
     a self-draw (0 still in the hand, 1 all others, 2 not won)."""
     if mode < 0 or mode == 3:
-        mode = g.rs[R.P_GANG_PAYERS]
+        mode = g.rs[_P_GANG_PAYERS]
     out = []
     for i in range(g.np):
         if i == s:
             continue
         st = g.status[i]
-        if mode == 0 and st & ST_LEFT:
+        if mode == 0 and st & _ST_LEFT:
             continue
-        if mode == 2 and st & ST_WON:
+        if mode == 2 and st & _ST_WON:
             continue
         out.append(i)
     return out
@@ -103,26 +130,26 @@ def _ledger(g, gainer, payer, units):
 
 
 def gang(g, ev, s, kind, giver, late):
-    """Kong money, paid at once. kind: meld.ZHIGANG/BUGANG/ANGANG; giver: the
+    """Kong money, paid at once. kind: _M_ZHIGANG/BUGANG/ANGANG; giver: the
     discarder of a 直杠; late: a 补杠 with a tile not drawn this turn."""
     rs = g.rs
-    if rs[R.P_GANG_NO_FAN]:
+    if rs[_P_GANG_NO_FAN]:
         return
-    bp = rs[R.P_BASE_POINTS]
-    if kind == meld.ZHIGANG:
-        _gang_one(g, ev, s, giver, rs[R.P_GANG_ZHI], bp, PAY_GANG_ZHI)
-        other = rs[R.P_GANG_ZHI_OTHERS]
+    bp = rs[_P_BASE_POINTS]
+    if kind == _M_ZHIGANG:
+        _gang_one(g, ev, s, giver, rs[_P_GANG_ZHI], bp, PAY_GANG_ZHI)
+        other = rs[_P_GANG_ZHI_OTHERS]
         if other:
             for p in payers(g, s):
                 if p != giver:
                     _gang_one(g, ev, s, p, other, bp, PAY_GANG_MAOMAO)
         return
-    if kind == meld.BUGANG:
-        if late and rs[R.P_BUGANG_WHEN] == 1:
+    if kind == _M_BUGANG:
+        if late and rs[_P_BUGANG_WHEN] == 1:
             return
-        units, why = rs[R.P_GANG_BU], PAY_GANG_BU
+        units, why = rs[_P_GANG_BU], PAY_GANG_BU
     else:
-        units, why = rs[R.P_GANG_AN], PAY_GANG_AN
+        units, why = rs[_P_GANG_AN], PAY_GANG_AN
     for p in payers(g, s):
         _gang_one(g, ev, s, p, units, bp, why)
 
@@ -137,7 +164,7 @@ def _gang_one(g, ev, s, p, units, bp, why):
 def _extra(g, p):
     """断卡根: "报胡后在自家胡牌前，如果他家自摸或自家点炮，赔付番数+1"."""
     st = g.status[p]
-    return g.rs[R.P_BAOHU_PAY_FAN] if st & ST_BAOHU and not st & ST_WON else 0
+    return g.rs[_P_BAOHU_PAY_FAN] if st & _ST_BAOHU and not st & _ST_WON else 0
 
 
 def win_discard(g, ev, w, payer, fanv, robbed):
@@ -149,12 +176,12 @@ def win_discard(g, ev, w, payer, fanv, robbed):
 def win_zimo(g, ev, s, fanv, giver):
     """自摸: each payer pays zimo_each; 点杠花 per rs diangang_hua when giver >= 0."""
     rs = g.rs
-    mode = rs[R.P_DIANGANG_HUA] if giver >= 0 else 0
+    mode = rs[_P_DIANGANG_HUA] if giver >= 0 else 0
     if mode == 2:  # a discard win on the kong giver
         pay(g, ev, giver, s, fan.base(rs, fanv), PAY_DIANPAO)
         return
     each = fan.zimo_each(rs, fanv)
-    ps = payers(g, s, rs[R.P_ZIMO_PAYERS])
+    ps = payers(g, s, rs[_P_ZIMO_PAYERS])
     if mode == 1:
         pay(g, ev, giver, s, each * len(ps), PAY_BAO)
         return
@@ -168,17 +195,17 @@ def zhuanyi(g, ev, d, winners):
     the winners of its 杠上炮, per rs zhuanyi (1 each all, 2 ceil split with
     the discarder paying the rounding, 3 even split rounded down)."""
     rs = g.rs
-    mode = rs[R.P_ZHUANYI]
+    mode = rs[_P_ZHUANYI]
     if not mode:
         return
-    lo = g.chain_lo if rs[R.P_ZHUANYI_CHAIN] else g.last_lo
+    lo = g.chain_lo if rs[_P_ZHUANYI_CHAIN] else g.last_lo
     units = 0
     for i in range(lo, g.nled):
         j = i * 4
         if g.ledger[j] == d and not g.ledger[j + 3] & _L_GONE:
             units += g.ledger[j + 2]
             g.ledger[j + 3] |= _L_GONE
-    income = units * rs[R.P_BASE_POINTS]
+    income = units * rs[_P_BASE_POINTS]
     n = len(winners)
     if income <= 0 or n == 0:
         return
@@ -193,10 +220,10 @@ def zhuanyi(g, ev, d, winners):
 
 
 def _huazhu_amount(rs):
-    v = rs[R.P_HUAZHU]
+    v = rs[_P_HUAZHU]
     if v >= 0:
-        return v * rs[R.P_BASE_POINTS]
-    cap = rs[R.P_CAP]
+        return v * rs[_P_BASE_POINTS]
+    cap = rs[_P_CAP]
     return fan.base(rs, cap if cap >= 0 else 6)
 
 
@@ -209,15 +236,15 @@ def ready_value(g, s):
     ms = g.meld_list(s)
     fan.meld_counts(ms, _lim)
     mask = g.waits_limited(s, _lim)
-    largest = rs[R.P_CHAJIAO] != 2
-    flags = fan.BAOHU if g.status[s] & ST_BAOHU else 0
-    lo = 0 if rs[R.P_XIAOHU] else 1  # 断卡根: "小胡听牌 ... 不算有叫"
+    largest = rs[_P_CHAJIAO] != 2
+    flags = _F_BAOHU if g.status[s] & _ST_BAOHU else 0
+    lo = 0 if rs[_P_XIAOHU] else 1  # 断卡根: "小胡听牌 ... 不算有叫"
     best = -1
     at = -1
     for f in range(27):
         if not mask >> f & 1:
             continue
-        if not rs[R.P_SIJIAO] and g.shown[f] + h[f] >= 4:
+        if not rs[_P_SIJIAO] and g.shown[f] + h[f] >= 4:
             continue  # 死叫: every other copy is on the table
         x = g.wait_value(s, f, flags)
         if x >= lo and (best < 0 or (x > best if largest else x < best)):
@@ -228,7 +255,7 @@ def ready_value(g, s):
 
 def refund(g, ev, s):
     """退杠钱: seat s gives back every kong payment it received (not passed on)."""
-    bp = g.rs[R.P_BASE_POINTS]
+    bp = g.rs[_P_BASE_POINTS]
     for i in range(g.nled):
         j = i * 4
         if g.ledger[j] == s and not g.ledger[j + 3] & _L_GONE:
@@ -242,11 +269,11 @@ def liuju(g, ev):
     first). Emits EV_CHECK for each checked seat."""
     rs = g.rs
     np = g.np
-    hz_on = rs[R.P_HUAZHU] != 0
+    hz_on = rs[_P_HUAZHU] != 0
     status = bytearray(np)  # 255 not checked (has won)
     value = [-1] * np
     for s in range(np):
-        if g.status[s] & ST_WON:
+        if g.status[s] & _ST_WON:
             status[s] = 255
             continue
         if void_held(g, s):
@@ -259,21 +286,21 @@ def liuju(g, ev):
             ev.append((EV_CHECK, s, status[s], value[s]))
     if hz_on:
         _huazhu(g, ev, status)
-    if rs[R.P_TUIGANG] and rs[R.P_TUIGANG_FIRST]:
+    if rs[_P_TUIGANG] and rs[_P_TUIGANG_FIRST]:
         _refunds(g, ev, status)
-    if rs[R.P_CHAJIAO]:
+    if rs[_P_CHAJIAO]:
         for s in range(np):
-            if status[s] == CK_NOT_READY or (status[s] == CK_HUAZHU and rs[R.P_HUAZHU_CHAJIAO]):
+            if status[s] == CK_NOT_READY or (status[s] == CK_HUAZHU and rs[_P_HUAZHU_CHAJIAO]):
                 for r in range(np):
                     if status[r] == CK_READY:
                         pay(g, ev, s, r, fan.base(rs, value[r]), PAY_CHAJIAO)
-    if rs[R.P_TUIGANG] and not rs[R.P_TUIGANG_FIRST]:
+    if rs[_P_TUIGANG] and not rs[_P_TUIGANG_FIRST]:
         _refunds(g, ev, status)
 
 
 def _huazhu(g, ev, status):
     amount = _huazhu_amount(g.rs)
-    only_in = g.rs[R.P_HUAZHU_PAYEES] == 1
+    only_in = g.rs[_P_HUAZHU_PAYEES] == 1
     for s in range(g.np):
         if status[s] != CK_HUAZHU:
             continue

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from sichuan import game as G
 from sichuan import handlog, meld, tiles
 from sichuan import ruleset as R
-from sichuan.settle import EV_ACCEPTED, EV_PAY, EV_WIN, PAY_NAMES
+from sichuan.settle import EV_ACCEPTED, EV_PAY, EV_WIN
 
-from . import BadInput, logfmt, rulefile
+from . import BadInput, logfmt, names, rulefile
 
 SEAT_NAMES = ("East", "South", "West", "North", "Seat5")
 
@@ -69,7 +69,7 @@ def ruleset_of(ar, crc: int):
 
 def fmt_action(a) -> str:
     kind, seat, arg, _t = a
-    name = G.ACTION_NAMES[kind] if kind < len(G.ACTION_NAMES) else "kind%d" % kind
+    name = names.ACTION_NAMES[kind] if kind < len(names.ACTION_NAMES) else "kind%d" % kind
     who = SEAT_NAMES[seat] if seat < len(SEAT_NAMES) else "seat%d" % seat
     if kind in (G.DEAL, G.EXCHANGE) and isinstance(arg, tuple):
         c = bytearray(27)
@@ -84,14 +84,14 @@ def fmt_action(a) -> str:
 
 
 def fmt_pay(e) -> str:
-    reason = PAY_NAMES[e[4]] if e[4] < len(PAY_NAMES) else str(e[4])
+    reason = names.PAY_NAMES[e[4]] if e[4] < len(names.PAY_NAMES) else str(e[4])
     return "%s pays %s %d (%s)" % (SEAT_NAMES[e[1]], SEAT_NAMES[e[2]], e[3], reason)
 
 
 def melds_text(g, s) -> str:
     out = []
     for m in g.meld_list(s):
-        k = meld.KIND_NAMES[meld.kind(m)]
+        k = names.KIND_NAMES[meld.kind(m)]
         out.append("%s:%s" % (k, tiles.name(meld.face(m))))
     return " ".join(out)
 

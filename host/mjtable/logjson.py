@@ -20,16 +20,16 @@ import json
 import sys
 
 from sichuan import game as G
-from sichuan import handlog, settle, tiles
+from sichuan import handlog, tiles
 
-from . import BadInput
+from . import BadInput, names
 
 DIRECTIONS = {G.DIR_PREV: "prev", G.DIR_NEXT: "next", G.DIR_ACROSS: "across"}
 
 
 def _action(a):
     kind, seat, arg, t = a
-    d = {"action": G.ACTION_NAMES[kind], "seat": seat}
+    d = {"action": names.ACTION_NAMES[kind], "seat": seat}
     if kind in (G.DEAL, G.EXCHANGE):
         d["tiles"] = [tiles.name(f) for f in arg]
     elif kind == G.DINGQUE:
@@ -53,7 +53,7 @@ def decode(buf):
             out["records"].append(_action(r[1]))
         else:
             _, payer, payee, amount, why = r
-            name = settle.PAY_NAMES[why] if why < len(settle.PAY_NAMES) else why
+            name = names.PAY_NAMES[why] if why < len(names.PAY_NAMES) else why
             out["records"].append({"pay": name, "payer": payer, "payee": payee,
                                    "amount": amount})
     return out

@@ -36,7 +36,10 @@ def ruleset_of(hexblob):
 
 def compute(rs, req):
     """Result dict of one validated request under ruleset rs."""
-    from sichuan import calc
+    if __name__ == "__main__":  # MicroPython: calc.py sits beside this script
+        import calc
+    else:
+        from mjtable import calc
 
     counts = bytearray(req["counts"])
     melds = list(req["melds"])

@@ -31,6 +31,7 @@ from sichuan import ruleset as R
 from sichuan.settle import EV_ACCEPTED, EV_CHECK, EV_HAND_END, EV_PAY, EV_WIN
 
 from . import BadInput, rulefile
+from .names import REASONS
 
 SEAT_WORDS = ("甲乙丙丁", "ESWN", "东南西北", "1234")
 SEAT_NAMES = "甲乙丙丁"
@@ -285,7 +286,7 @@ class Runner:
 
     def _why(self, a, reason):
         g = self.g
-        msg = claims.REASONS[reason] if 0 <= reason < len(claims.REASONS) else str(reason)
+        msg = REASONS[reason] if 0 <= reason < len(REASONS) else str(reason)
         if reason == claims.BAD_COUNT and a[0] == G.DEAL:
             want = self.rs[R.P_HAND_SIZE] + (1 if a[1] == g.dealer else 0)
             msg += " (%s holds %d%s)" % (seat_name(a[1]), want,
@@ -383,7 +384,7 @@ class Runner:
                 if r:
                     raise ScriptError("line %d: %s may not pass %s's %s (%s); write its 胡"
                                       % (line, seat_name(t), seat_name(g.pseat),
-                                         tiles.name(g.pend), claims.REASONS[r]))
+                                         tiles.name(g.pend), REASONS[r]))
                 self.apply((G.PASS, t, -1), line, "implied 过", True)
                 return
         raise ScriptError("line %d: no open claim to pass" % line)  # not reached
@@ -491,7 +492,7 @@ class Runner:
             return  # a tile of its own turn (自摸 5m, 杠 9p)
         bit = claims.C_HU if v == V_HU else (claims.C_PENG if v == V_PENG else claims.C_GANG)
         r = claims.claim_reason(self.g, st.seat, bit, f) if v != V_PASS else 0
-        why = claims.REASONS[r] if r else "no claim was open on it"
+        why = REASONS[r] if r else "no claim was open on it"
         raise ScriptError("line %d: %s refused: %s (%s's %s)"
                           % (st.line, st.text, why, seat_name(a[1]), tiles.name(f)))
 

@@ -13,7 +13,7 @@ import sys
 from sichuan import game as G
 from sichuan import settle, tiles
 
-from . import BadInput, script, simcmd
+from . import BadInput, names, script, simcmd
 from .script import seat_name
 
 PAY_ZH = ("直杠", "毛毛雨", "补杠 刮风", "暗杠 下雨", "点炮", "自摸", "抢杠胡", "点杠花 包",
@@ -51,7 +51,7 @@ def run(args):
 
 
 def _pay_reason(r):
-    return settle.PAY_NAMES[r] if 0 <= r < len(settle.PAY_NAMES) else str(r)
+    return names.PAY_NAMES[r] if 0 <= r < len(names.PAY_NAMES) else str(r)
 
 
 def as_dict(res):

@@ -3,8 +3,8 @@ gives the same numbers on CPython and MicroPython, a shuffled wall, a
 simple bot, and scripted hands from notation."""
 
 from sichuan import game as G
-from sichuan import tiles
-from sichuan.claims import C_PENG
+from sichuan import meld, tiles
+from sichuan.claims import C_PENG, ST_GAVE
 from sichuan.settle import EV_ACCEPTED, EV_PAY
 
 
@@ -24,6 +24,32 @@ class Rng:
 
     def below(self, n):
         return self.next() % n
+
+
+def located(g):
+    """Copies of each face found in game g's hands, melds, discards, won tiles
+    and exchange transit: equals g.seen (tile conservation)."""
+    c = bytearray(27)
+    for s in range(g.np):
+        h = g.hand[s]
+        for f in range(27):
+            c[f] += h[f]
+        for i in range(g.nmeld[s]):
+            m = g.melds[4 * s + i]
+            c[meld.face(m)] += meld.size(m)
+            w = g.fei[4 * s + i]
+            if w:  # a 飞: one of the three is a wild
+                c[meld.face(m)] -= 1
+                c[w - 1] += 1
+        if g.phase == G.PH_EXCHANGE and g.status[s] & ST_GAVE:
+            for i in range(3):
+                c[g.give[3 * s + i]] += 1
+    for i in range(g.ndisc):
+        if not g.disc[i] & 0x80:
+            c[g.disc[i]] += 1
+    for f in range(27):
+        c[f] += g.gone[f]
+    return c
 
 
 def wall(rs, rng):

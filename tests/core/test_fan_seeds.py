@@ -10,11 +10,13 @@ Fan in the core are doublings (x1 = 0, x2 = 1, x4 = 2, x8 = 3, x16 = 4,
 x32 = 5). Seeds that count 1番 = x1 (001, 003, 004) or speak in multipliers
 (000: "这里说到的“番”，是指和牌时中的倍数") are converted: the test states the
 seed's figure and the doublings it means. `fan.score` is the uncapped total;
-`calc_result` gives the capped fan (plus the preset's shown offset) and base.
+`calc_result` (the host's calculator, mjtable.calc) gives the capped fan (plus the
+preset's shown offset) and base.
 """
 
+from calckit import calc
 from check import raises
-from sichuan import calc, fan, meld, presets, tiles
+from sichuan import fan, meld, presets, tiles
 from sichuan import ruleset as R
 
 P = tiles.parse

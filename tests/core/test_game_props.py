@@ -4,7 +4,7 @@ is refused and changes nothing, a hand log replays to the same state, and
 CPython and MicroPython agree on every hand (checksums below were taken on
 CPython; this file asserts them on both)."""
 
-from gamekit import Rng, play
+from gamekit import Rng, located, play
 from sichuan import claims, handlog, presets
 from sichuan import game as G
 from sichuan.settle import EV_REFUSED
@@ -31,7 +31,7 @@ def test_payments_sum_to_zero_and_tiles_conserved():
         for _rs, seed, g in _hands(name):
             assert g.phase == G.PH_END, (name, seed)
             assert sum(g.delta) == 0, (name, seed, g.delta)
-            assert bytes(g.located()) == bytes(g.seen), (name, seed)
+            assert bytes(located(g)) == bytes(g.seen), (name, seed)
             assert sum(g.seen) + g.wall == g.total == 36 * bin(_rs[1]).count("1")
             for f in range(27):
                 assert g.seen[f] <= 4

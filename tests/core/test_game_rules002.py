@@ -4,7 +4,7 @@ Seats 0..3 play in that order; seat 0 deals (14 tiles). Hands are full and
 legal (no face over four copies); 换三张 is skipped (rules() turns it off).
 """
 
-from gamekit import act, cycle, discard, draw, f_, pays, refused, rules, table
+from gamekit import act, cycle, discard, draw, f_, located, pays, refused, rules, table
 from sichuan import claims as C
 from sichuan import game as G
 from sichuan.settle import (
@@ -203,7 +203,7 @@ def test_qiangganghu_robbed_player_pays_kong_void():
     win = [e for e in ev if e[0] == EV_WIN][0]
     assert win[2] == 1 and win[4] == 1
     assert g.meld_list(1) == bytes([f_("9p")])  # still a 碰 (kind 0)
-    assert sum(g.delta) == 0 and bytes(g.located()) == bytes(g.seen)
+    assert sum(g.delta) == 0 and bytes(located(g)) == bytes(g.seen)
 
 
 def test_dianganghua_is_zimo_all_three_pay():
@@ -286,7 +286,7 @@ def test_xueliu_lock_after_first_win():
     ev = act(g, G.HU, 1)  # wins again on a wait of the locked hand
     assert pays(ev) == [(0, 1, 2, PAY_ZIMO), (2, 1, 2, PAY_ZIMO), (3, 1, 2, PAY_ZIMO)]
     assert g.wins[1] == 2 and g.phase == G.PH_DRAW and g.turn == 2
-    assert bytes(g.located()) == bytes(g.seen)
+    assert bytes(located(g)) == bytes(g.seen)
 
 
 def test_xueliu_locked_angang_allowed_when_waits_stay():

@@ -11,7 +11,7 @@ The hands are built to be consistent with that story: full 13/14-tile deals,
 a 换三张 (each to the next seat), 定缺, and every one of the 55 wall tiles drawn.
 """
 
-from gamekit import f_, faces, ok, pays
+from gamekit import f_, faces, located, ok, pays
 from sichuan import game as G
 from sichuan import handlog, presets
 from sichuan.settle import (
@@ -155,7 +155,7 @@ def test_worked_example_win_and_checks():
     end = [e for e in evs if e[0] == EV_HAND_END]
     assert end == [(EV_HAND_END, G.END_WALL, (-53, 7, 31, 15))]
     assert g.wall == 0 and sum(g.seen) == 108
-    assert bytes(g.located()) == bytes(g.seen)
+    assert bytes(located(g)) == bytes(g.seen)
     assert any(e[0] == EV_PROMPT for e in evs)  # 碰 offers were passed
 
 

@@ -1,7 +1,7 @@
 """赤羽之战 (`bloodshed`) as a whole match (seed 000: "规则基本与血流成河玩法相同，
 但是一场要进行四局，而且计番原则与成都玩法类似")."""
 
-from gamekit import act, cycle, play, rules, table
+from gamekit import act, cycle, located, play, rules, table
 from sichuan import fan, presets
 from sichuan import game as G
 from sichuan import ruleset as R
@@ -55,7 +55,7 @@ def test_four_hand_match_end_to_end():
         g = play(rs, seed, dealer=d, direction=(G.DIR_PREV, G.DIR_NEXT, G.DIR_ACROSS)[seed % 3])
         assert g.phase == G.PH_END and g.end == G.END_WALL  # 血流: "直到流局"
         assert sum(g.delta) == 0
-        assert bytes(g.located()) == bytes(g.seen)
+        assert bytes(located(g)) == bytes(g.seen)
         for s in range(4):
             if g.wins[s] >= 2:
                 again += 1

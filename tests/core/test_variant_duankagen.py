@@ -1,6 +1,6 @@
 """断卡根 (`duankagen`, seed 000 断卡根玩法 and its 番种 column), rule by rule."""
 
-from gamekit import Rng, act, discard, f_, faces, ok, play, refused, rules, wall
+from gamekit import Rng, act, discard, f_, faces, located, ok, play, refused, rules, wall
 from sichuan import claims as C
 from sichuan import fan, handlog, meld, presets, settle, tiles
 from sichuan import game as G
@@ -244,7 +244,7 @@ def test_qinghu_unclaimed_wins_as_a_self_draw():
     assert win[1] == 2 and win[2] == 2 and win[3] & fan.QINGHU and win[5] == f_("7s")
     assert sorted(_pays(ev)) == [(0, 2, 5, 5), (1, 2, 5, 5), (3, 2, 5, 5)]
     assert g.status[2] & C.ST_LEFT and g.turn == 3
-    assert bytes(g.located()) == bytes(g.seen)
+    assert bytes(located(g)) == bytes(g.seen)
 
 
 def test_qinghu_discard_won_by_another_adds_three():
@@ -310,5 +310,5 @@ def test_bots_conserve_tiles_and_sum_to_zero_3_to_5_players():
             log = handlog.Writer(rs.crc(), n, seed % n, G.DIR_NEXT, 0)
             g = play(rs, seed, dealer=seed % n, log=log)
             assert g.phase == G.PH_END and sum(g.delta) == 0, (n, seed)
-            assert bytes(g.located()) == bytes(g.seen)
+            assert bytes(located(g)) == bytes(g.seen)
             assert handlog.replay(rs, log.buf).snapshot() == g.snapshot()

@@ -9,7 +9,7 @@ rule of one suit removed (三人两房: 筒 and 条, 72 tiles, as 断卡根's "�
 """
 
 from check import raises
-from gamekit import act, f_, faces, ok, play, refused, rules
+from gamekit import act, f_, faces, located, ok, play, refused, rules
 from sichuan import fan, handlog, presets, tiles
 from sichuan import game as G
 from sichuan import ruleset as R
@@ -117,7 +117,7 @@ def test_two_and_three_seat_hands_conserve_tiles_and_sum_to_zero():
             g = play(rs, seed, dealer=d, direction=dirs[seed % 2])
             assert g.phase == G.PH_END
             assert sum(g.delta) == 0, (name, seed)
-            assert bytes(g.located()) == bytes(g.seen)
+            assert bytes(located(g)) == bytes(g.seen)
             assert sum(g.seen) + g.wall == g.total
 
 
@@ -149,7 +149,7 @@ def test_ma_tile_after_the_deal_only():
     wall = g.wall
     ok(g, (G.MA, 3, f_("2p"), 0))
     assert g.ma_seat == 1 and g.wall == wall - 1 and g.phase == G.PH_DINGQUE
-    assert bytes(g.located()) == bytes(g.seen)
+    assert bytes(located(g)) == bytes(g.seen)
     assert refused(g, (G.MA, 0, f_("3p"))) == BAD_PHASE
     plain = rules("xuezhan")
     g = G.Game(plain, 0, G.DIR_NEXT)
@@ -200,7 +200,7 @@ def test_ma_on_every_preset_zero_sum_with_the_ma():
             assert sum(g.delta) == 0
             assert g.ma_seat == G.ma_seat(g.dealer, np, g.ma_face)
             assert g.ma_delta == g.delta[g.ma_seat] == sum(g.ma_side), (name, seed)
-            assert bytes(g.located()) == bytes(g.seen)
+            assert bytes(located(g)) == bytes(g.seen)
 
 
 def test_ma_match_books_the_side_payments_and_logs_replay():

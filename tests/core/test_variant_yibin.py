@@ -1,6 +1,6 @@
 """宜宾 (`yibin`, seed 000 宜宾玩法 and its 番种 column), rule by rule."""
 
-from gamekit import act, discard, f_, ok, play, refused, rules
+from gamekit import act, discard, f_, located, ok, play, refused, rules
 from sichuan import claims as C
 from sichuan import fan, handlog, meld, presets, tiles, wild
 from sichuan import game as G
@@ -49,7 +49,7 @@ def test_benjin_turned_after_the_deal():
     ok(g, (G.BENJIN, 0, f_("1m"), 0))
     assert (g.w1, g.w2) == (f_("2m"), f_("9m")) and g.wall == wall - 1
     assert g.shown[f_("1m")] == 1 and g.phase == G.PH_DINGQUE
-    assert bytes(g.located()) == bytes(g.seen)
+    assert bytes(located(g)) == bytes(g.seen)
     assert refused(g, (G.BENJIN, 0, f_("5m"))) == C.BAD_PHASE
     g = G.Game(rules("xuezhan"), 0, G.DIR_NEXT)
     for s in range(4):
@@ -176,7 +176,7 @@ def test_fei_a_peng_with_a_wild_then_ti():
     act(g, G.FEI, 1)
     assert g.meld_list(1) == bytes((meld.make(meld.PENG, f_("5p")),))
     assert g.fei[4] == 1 + f_("9m") and g.hand[1][f_("9m")] == 0 and g.hand[1][f_("5p")] == 0
-    assert bytes(g.located()) == bytes(g.seen)
+    assert bytes(located(g)) == bytes(g.seen)
     discard(g, 1, "2p")
     for s, t in ((2, "3s"), (3, "9s"), (0, "9s")):
         act(g, G.DRAW, s, t)
@@ -185,7 +185,7 @@ def test_fei_a_peng_with_a_wild_then_ti():
     assert refused(g, (G.BUGANG, 1, f_("5p"))) == C.WILD_TILE  # a 飞 is no kong
     act(g, G.TI, 1, "5p")
     assert g.fei[4] == 0 and g.hand[1][f_("9m")] == 1 and g.hand[1][f_("5p")] == 0
-    assert bytes(g.located()) == bytes(g.seen)
+    assert bytes(located(g)) == bytes(g.seen)
     assert refused(g, (G.DISCARD, 1, f_("9m"))) == C.WILD_TILE
     discard(g, 1, "2p")
 
@@ -223,5 +223,5 @@ def test_bots_conserve_tiles_and_sum_to_zero():
         log = handlog.Writer(rs.crc(), 4, seed % 4, G.DIR_NEXT, 0)
         g = play(rs, seed, dealer=seed % 4, log=log)
         assert g.phase == G.PH_END and sum(g.delta) == 0
-        assert bytes(g.located()) == bytes(g.seen)
+        assert bytes(located(g)) == bytes(g.seen)
         assert handlog.replay(rs, log.buf).snapshot() == g.snapshot()

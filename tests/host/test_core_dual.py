@@ -50,8 +50,10 @@ def test_micropython_runs_every_core_test():
 _PROBE = r"""
 import sys
 sys.path.insert(0, "firmware")
+sys.path.insert(0, "host/mjtable")  # calc.py: the host's calculator, on both interpreters
 import json
-from sichuan import presets, shape, tiles, calc, fan
+import calc
+from sichuan import presets, shape, tiles, fan
 
 def lcg(seed):
     st = [seed]

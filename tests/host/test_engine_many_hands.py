@@ -10,7 +10,7 @@ same state and payments.
 """
 
 import pytest
-from gamekit import play
+from gamekit import located, play
 from sichuan import handlog, presets
 from test_game_props import _direction, _probe
 
@@ -30,7 +30,7 @@ def test_thousand_hands_zero_sum_conserved_and_replayable(name):
         g = play(rs, 10_000 + seed, dealer=d, direction=direction, log=log,
                  probe=_probe if deep else None)
         assert sum(g.delta) == 0, (name, seed, g.delta)
-        assert bytes(g.located()) == bytes(g.seen), (name, seed)
+        assert bytes(located(g)) == bytes(g.seen), (name, seed)
         assert sum(g.seen) + g.wall == g.total == tiles, (name, seed)
         assert max(g.seen) <= 4, (name, seed)
         if deep:

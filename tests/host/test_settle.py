@@ -11,6 +11,7 @@ import os
 import re
 
 import pytest
+from gamekit import located
 from mjtable import cli, script, simcore
 from sichuan import game as G
 from sichuan import handlog, presets, tiles
@@ -126,7 +127,7 @@ def test_unwritten_claims_are_passes_and_skipped_turns_filled():
     for i in range(g.ndisc):  # the filled discards changed no hand and gave no win
         assert g.dseat[i] in (0, 1, 2)
     assert list(g.delta) == [-2, -2, -2, 6]
-    assert bytes(g.located()) == bytes(g.seen)
+    assert bytes(located(g)) == bytes(g.seen)
 
 
 def test_filled_turns_never_hand_anyone_a_win():
@@ -134,7 +135,7 @@ def test_filled_turns_never_hand_anyone_a_win():
     r = script.run(open(SEED002, encoding="utf-8").read())
     assert r.filled == 52 and len(r.wins()) == 1
     g = r.game
-    assert g.wall == 0 and sum(g.seen) == 108 and bytes(g.located()) == bytes(g.seen)
+    assert g.wall == 0 and sum(g.seen) == 108 and bytes(located(g)) == bytes(g.seen)
     assert tiles.to_text(g.hand[0]) == "11567m34457p578s"  # 甲 still holds its 5 7 8条
 
 

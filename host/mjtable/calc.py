@@ -1,11 +1,15 @@
 """The referee's calculator: waits and the value of a win, as plain dicts.
 
 Both functions are pure; the host prints their result as JSON, so the
-CPython and MicroPython engines print the same bytes.
+CPython and MicroPython engines print the same bytes. This module runs the
+rules core (sichuan) on either interpreter but is not part of it: the board
+never calculates for a referee, so it stays off the board's flash. Under
+MicroPython, mp_calc imports it as a top-level module (it sits beside
+mp_calc.py); it keeps to the MicroPython subset and imports only sichuan.
 """
 
-from . import fan, shape, tiles
-from . import ruleset as R
+from sichuan import fan, shape, tiles
+from sichuan import ruleset as R
 
 _lim = bytearray(27)
 

@@ -1,0 +1,46 @@
+"""Names and texts of the rules core's codes, for people and for JSON.
+
+The core (firmware/sichuan) carries codes only: on the board every byte of
+.mpy counts and the table shows alert codes (table.alerts), not these texts.
+Index each tuple by its code; tests/host/test_names.py checks the lengths
+against the core's last code.
+"""
+
+# sichuan.game action kinds (16 is the hand log's payment tag, not an action).
+ACTION_NAMES = ("deal", "exchange", "dingque", "draw", "discard", "peng", "zhigang",
+                "bugang", "angang", "hu", "pass", "ma", "baohu", "qinghu", "benjin", "fei",
+                "", "ti")
+
+# sichuan.game phases.
+PHASE_NAMES = ("deal", "exchange", "dingque", "draw", "discard", "claim", "rob", "end")
+
+# sichuan.meld kinds.
+KIND_NAMES = ("peng", "zhigang", "bugang", "angang")
+
+# sichuan.settle event kinds and pay reasons.
+EVENT_NAMES = ("accepted", "refused", "pay", "prompt", "win", "hand_end", "phase",
+               "exchanged", "voids", "check", "ma")
+PAY_NAMES = ("gang_zhi", "gang_maomao", "gang_bu", "gang_an", "dianpao", "zimo",
+             "qianggang", "bao", "zhuanyi", "huazhu", "chajiao", "tuigang")
+
+# sichuan.claims refusal reasons: display text and stable keys.
+REASONS = (
+    "ok", "not your turn", "must discard the void suit first",
+    "cannot claim while holding the void suit", "not a win", "tile not held",
+    "not now (wrong phase)", "passed win: not until your next draw (过手胡)",
+    "hand locked after a win (血流)", "no tiles left in the wall",
+    "a fifth copy of that tile", "no such seat", "no such tile",
+    "wrong number of tiles", "the three tiles must be one suit",
+    "already done", "nothing to claim", "must win in the last four tiles",
+    "no such suit", "seat has left the hand",
+    "补杠 only with the tile just drawn", "cannot meld the void suit",
+    "unknown action", "the hand is over", "小胡 (a win with no fan) cannot win here",
+    "the hand must be ready (报胡 / 请胡)", "a 听用 wild tile cannot be discarded or melded",
+)
+REASON_KEYS = (
+    "OK", "NOT_YOUR_TURN", "MUST_DISCARD_VOID", "VOID_HELD_NO_CLAIM", "NOT_A_WIN",
+    "NOT_HELD", "BAD_PHASE", "GUOSHOU", "LOCKED", "NO_TILES_LEFT", "FIFTH_COPY",
+    "BAD_SEAT", "BAD_TILE", "BAD_COUNT", "NOT_ONE_SUIT", "ALREADY_DONE", "NO_CLAIM",
+    "MUST_WIN", "BAD_SUIT", "HAS_LEFT", "BUGANG_LATE", "VOID_TILE", "BAD_ACTION",
+    "HAND_OVER", "XIAOHU", "NOT_READY", "WILD_TILE",
+)
