@@ -76,21 +76,29 @@ def _sym(k: int) -> int:
 _SPECIAL = re.compile(b"[\\x00\\x03\\x04]")
 
 
+# the code byte of each symbol, as 1-byte strings to join; the symbol base of
+# each special byte (the block stands for 0x00, 0x03 or 0x04)
+_CODES = tuple(bytes((_sym(k),)) for k in range(FULL + 1))
+_BASE = {0x00: 0, 0x03: RUN, 0x04: 2 * RUN}
+
+
 def stuff(body: bytes) -> bytes:
     """Stuff a frame body; the result holds no 0x00, 0x03 or 0x04."""
-    out = bytearray()
     data = bytes(body) + b"\x00"  # the virtual trailing zero
+    parts: list = []
+    add = parts.append
+    full = _CODES[FULL]
     start = 0
     for m in _SPECIAL.finditer(data):
         j = m.start()
         while j - start >= RUN:  # full blocks before the special byte
-            out.append(_sym(FULL))
-            out += data[start : start + RUN]
+            add(full)
+            add(data[start : start + RUN])
             start += RUN
-        out.append(_sym(SPECIALS.index(data[j]) * RUN + (j - start)))
-        out += data[start:j]
+        add(_CODES[_BASE[data[j]] + j - start])
+        add(data[start:j])
         start = j + 1
-    return bytes(out)
+    return b"".join(parts)
 
 
 def _runs_and_specials():
@@ -233,7 +241,7 @@ class Link:
     # raw frames
 
     def send(self, wire: bytes) -> None:
-        self.stream.write(wire)
+        self.stream.write(wire)  # pyserial: waits until all is written
 
     def read_frame(self, deadline: float):
         """Next well-formed frame (code, seq, payload), or None at the deadline.
