@@ -216,12 +216,11 @@ def _pw2(c, o, stop):
     return m
 
 
-def _cost(c, o, n, pair, wn, k):
-    """Fewest wilds (<= wn, else _INF) making the suit at o (n tiles) groups, or
-    groups and the pair; k: its _msk (the answer for one wild)."""
-    b = (2 - n) % 3 if pair else (-n) % 3
+def _cost(c, o, n, pair, wn, b):
+    """Fewest wilds b, b + 3, ... (<= wn, else _INF) making the suit at o (n
+    tiles) groups, or groups and the pair."""
     while b <= wn:
-        if k != 0 if b == 1 else _fits(c, o, n, pair, b):
+        if _fits(c, o, n, pair, b):
             return b
         b += 3
     return _INF
@@ -229,31 +228,37 @@ def _cost(c, o, n, pair, wn, k):
 
 def _costs(c, wn, void):
     """Fill _cst and _msk for c (no wild copies) and wn wilds; returns the tile
-    count. The void suit (empty) takes no pair."""
+    count. The fewest wilds is fixed mod 3 by the tile count, and its first
+    value is asked directly; the void suit (empty) takes no pair."""
     tot = 0
     for t in range(3):
         o = 9 * t
         n = _size(c, o)
         tot += n
         r = n % 3
-        k = _gw(c, o, _rank_sum(c, o)) if r == 2 else (_pw(c, o, 0) if r else 0)
+        # (calls only when wn reaches the next value: most hands hold one or two)
+        if r == 2:
+            k = _gw(c, o, _rank_sum(c, o))
+            g = 1 if k and wn else (_cost(c, o, n, 0, wn, 4) if wn > 3 else _INF)
+            p = 0 if _pair_groups(c, o) else (_cost(c, o, n, 1, wn, 3) if wn > 2 else _INF)
+        elif r:
+            k = _pw(c, o, 0)
+            g = _cost(c, o, n, 0, wn, 2) if wn > 1 else _INF
+            p = 1 if k and wn else (_cost(c, o, n, 1, wn, 4) if wn > 3 else _INF)
+        else:
+            k = 0
+            g = 0 if not n or _groups(c, o) else (_cost(c, o, n, 0, wn, 3) if wn > 2 else _INF)
+            p = _cost(c, o, n, 1, wn, 2) if wn > 1 else _INF
         _msk[t] = k
-        _cst[t] = _cost(c, o, n, 0, wn, k)
-        _cst[t + 3] = _INF if t == void else _cost(c, o, n, 1, wn, k)
+        _cst[t] = g
+        _cst[t + 3] = _INF if t == void else p
         _cst[t + 6] = n
     return tot
 
 
-def _odd(c, most):
-    """Bits of the faces held an odd number of times; -1 if more than `most`."""
-    m = 0
-    for f in range(27):
-        if c[f] & 1:
-            if most <= 0:
-                return -1
-            most -= 1
-            m |= 1 << f
-    return m
+def _odd(c):
+    """Number of faces held an odd number of times (1 or 3; counted in C)."""
+    return c.count(b"\x01") + c.count(b"\x03")
 
 
 def _take(c, w1, w2):
@@ -286,7 +291,7 @@ def is_win(c, w1, w2, void=-1):
         tot = _costs(c, wn, void)
         g = _cst[0] + _cst[1] + _cst[2]
         ok = (g + 2 <= wn or g - _cst[0] + _cst[3] <= wn or g - _cst[1] + _cst[4] <= wn
-              or g - _cst[2] + _cst[5] <= wn or (tot + wn == 14 and _odd(c, wn) >= 0))
+              or g - _cst[2] + _cst[5] <= wn or (tot + wn == 14 and _odd(c) <= wn))
     else:
         ok = False
     _put(c, w1, w2, n1, n2)
@@ -312,7 +317,9 @@ def waits_mask(c, w1, w2, void=-1, limit=None):
             if not m and b"\x04" in c:  # a wild may be a fifth copy
                 m = _real_waits(c, 0, void)
         if m:
-            mask = _held(c, m & ~(1 << w1 | 1 << w2), limit)
+            mask = m & ~(1 << w1 | 1 << w2)
+            if limit or b"\x04" in c:
+                mask = _held(c, mask, limit)
             if n1 + (limit[w1] if limit else 0) < 4:
                 mask |= 1 << w1
             if n2 + (limit[w2] if limit else 0) < 4:
@@ -347,16 +354,13 @@ def _real_waits(c, wn, void):
     full = 0x7FFFFFF & ~(511 << 9 * void) if void >= 0 else 0x7FFFFFF
     m = 0
     if tot + wn == 13:  # seven pairs: a wild for each single
-        k = _odd(c, wn + 1)
-        if k >= 0:
-            x = k
-            j = 0
-            while x:
-                x &= x - 1
-                j += 1
-            if j < wn:
-                return full
-            m = k
+        k = _odd(c)
+        if k < wn:
+            return full
+        if k <= wn + 1:  # the drawn tile pairs one of the singles
+            for f in range(27):
+                if c[f] & 1:
+                    m |= 1 << f
     for t in range(3):
         if t == void:
             continue
