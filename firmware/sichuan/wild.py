@@ -236,19 +236,23 @@ def _costs(c, wn, void):
         n = _size(c, o)
         tot += n
         r = n % 3
-        # (calls only when wn reaches the next value: most hands hold one or two)
+        # Calls only when wn reaches the next value (most hands hold one or two
+        # wilds); groups and two wilds as the pair bound the pair cost (g + 2).
         if r == 2:
             k = _gw(c, o, _rank_sum(c, o))
             g = 1 if k and wn else (_cost(c, o, n, 0, wn, 4) if wn > 3 else _INF)
-            p = 0 if _pair_groups(c, o) else (_cost(c, o, n, 1, wn, 3) if wn > 2 else _INF)
+            p = 0 if _pair_groups(c, o) else (
+                3 if g == 1 else (_cost(c, o, n, 1, wn, 3) if wn > 2 else _INF))
         elif r:
             k = _pw(c, o, 0)
             g = _cost(c, o, n, 0, wn, 2) if wn > 1 else _INF
-            p = 1 if k and wn else (_cost(c, o, n, 1, wn, 4) if wn > 3 else _INF)
+            p = 1 if k and wn else (4 if g == 2 else (_cost(c, o, n, 1, wn, 4) if wn > 3 else _INF))
         else:
             k = 0
             g = 0 if not n or _groups(c, o) else (_cost(c, o, n, 0, wn, 3) if wn > 2 else _INF)
-            p = _cost(c, o, n, 1, wn, 2) if wn > 1 else _INF
+            p = 2 if not g else (_cost(c, o, n, 1, wn, 2) if wn > 1 else _INF)
+        if p > wn:
+            p = _INF
         _msk[t] = k
         _cst[t] = g
         _cst[t + 3] = _INF if t == void else p
