@@ -241,7 +241,27 @@ class Link:
     # raw frames
 
     def send(self, wire: bytes) -> None:
-        self.stream.write(wire)  # pyserial: waits until all is written
+        """Write all of wire (pyserial's write, or straight to its fd)."""
+        fd = self._stream_fd()
+        if fd is None:
+            self.stream.write(wire)  # waits until all is written
+            return
+        view = memoryview(wire)
+        deadline = time.monotonic() + self.timeout
+        while view:
+            try:
+                n = os.write(fd, view)
+            except BlockingIOError:
+                n = 0
+            view = view[n:]
+            if view and not select.select([], [fd], [], max(0.0, deadline - time.monotonic()))[1]:
+                raise LinkError(0, msg="write timed out")
+
+    def _stream_fd(self) -> Optional[int]:
+        if self._fd_of is not self.stream:  # callers may swap streams
+            self._fd_of = self.stream
+            self._fd = _posix_fd(self.stream)
+        return self._fd
 
     def read_frame(self, deadline: float):
         """Next well-formed frame (code, seq, payload), or None at the deadline.
@@ -273,17 +293,15 @@ class Link:
 
     def _read_some(self, left: float) -> bytes:
         """Whatever bytes are there, waiting up to `left` s for the first."""
-        if self._fd_of is not self.stream:
-            self._fd_of = self.stream
-            self._fd = _posix_fd(self.stream)
-        if self._fd is not None:
+        fd = self._stream_fd()
+        if fd is not None:
             # pyserial on POSIX keeps its fd non-blocking (and VMIN 0: an empty
             # read returns b""); one select and one read of everything there,
             # instead of pyserial's ioctl (in_waiting), select and read per call
-            if not select.select([self._fd], [], [], left)[0]:
+            if not select.select([fd], [], [], left)[0]:
                 return b""
             try:
-                return os.read(self._fd, 65536)
+                return os.read(fd, 65536)
             except BlockingIOError:
                 return b""
         # pyserial's read(n) waits for n bytes: ask for what is there
