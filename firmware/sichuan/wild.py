@@ -8,16 +8,26 @@ tile); a wild copy of the void suit is still wild.
 
 How a hand with wild tiles is checked: the wild copies are taken out (W of
 them) and each suit's real tiles are asked for the fewest wild tiles that
-make them groups only, or groups and the pair (`_fits`, `_cost`). The hand
-wins when the cheapest split over the suits (the pair in one suit, or two
-wilds as the pair) costs at most W: the wilds left over make whole groups,
-since the tile count is 3n+2. Seven pairs need one wild per odd count.
+make them groups only, or groups and a pair holding a real tile (`_costs`).
+The hand wins when the cheapest split over the suits (the pair in one suit,
+or two wilds as the pair) costs at most W: the wilds left over make whole
+groups, since the tile count is 3n+2. Seven pairs need one wild per odd count.
 
-A suit's question is cheap for few wilds: with none, shape's greedy pass;
-with one, the rank-sum rule (groups sum to 0 mod 3) leaves three ranks for
-the wild; with two, one wild stands within two ranks of a real tile (a group
-or pair holds one, and a pair of wilds can go anywhere), so it is tried
-there and one wild is left; with more, a depth-first pass over the ranks.
+A suit's question is cheap for few wilds. The fewest wilds is fixed mod 3 by
+the suit's tile count, so mostly one value is asked. With none, shape's
+greedy pass; with one, the rank-sum rule (groups sum to 0 mod 3) leaves three
+ranks for the wild (`_gw`, `_pw`); with two, both join one real tile or each
+completes a held partial (`_two`, `_pw2`); with more, a depth-first pass over
+the ranks (`_rec`).
+
+Waits (`waits_mask`): a face f waits when the hand plus f wins with W wilds.
+The suits' costs are found once, and f changes only its own suit, which is
+asked within the wilds the other suits leave (`_suit_waits`): with no wild
+to spare the answer is the suit's one-tile ranks already found for its
+cost; with one, the ranks of two added tiles (f and the wild); a face more
+than two ranks from every tile of its suit can only join wilds, so one
+answer from the costs covers all of them. Without wild copies the plain
+shape.waits_mask answers. A drawn wild wins when any face does.
 Nothing allocates; the recursion is at most nine deep.
 """
 
@@ -83,13 +93,14 @@ def _size(c, o):
             + c[o + 8])
 
 
-def _near(c, o):
-    """Ranks (bits) within two of a tile held in the suit at o."""
+def _occ(c, o):
+    """Ranks held in the suit at o (bits 0..8) and ranks held twice (bits 9..17)."""
     x = 0
     for i in range(9):
-        if c[o + i]:
-            x |= 1 << i
-    return (x | x << 1 | x << 2 | x >> 1 | x >> 2) & 511
+        y = c[o + i]
+        if y:
+            x |= (513 if y > 1 else 1) << i
+    return x
 
 
 def _gw(c, o, s):
@@ -166,16 +177,9 @@ def _two(c, o, stop):
         z += 3
     if m and stop:
         return m
-    x = 0
-    p = 0
-    for i in range(9):
-        y = c[o + i]
-        if y:
-            x |= 1 << i
-            if y > 1:
-                p |= 1 << i
+    x = _occ(c, o)
     y = x & x >> 1
-    k = (p | y << 2 | y >> 1 | (x & x >> 2) << 1) & 511  # completions of partials
+    k = (x >> 9 | y << 2 | y >> 1 | (x & x >> 2) << 1) & 511  # completions of partials
     t = (-s) % 3
     f = 0
     while k >> f:
@@ -266,22 +270,14 @@ def _odd(c):
 
 
 def _take(c, w1, w2):
-    """Take the wild copies out of c; returns their number (put back with _put)."""
+    """Take the wild copies out of c; returns their number (the caller puts them
+    back)."""
     n = c[w1]
     c[w1] = 0
     if w2 != w1:
         n += c[w2]
         c[w2] = 0
     return n
-
-
-def _put(c, w1, w2, n1, n2):
-    c[w1] = n1
-    c[w2] = n2
-
-
-def _void_clear(c, void):
-    return void < 0 or not _size(c, 9 * void)
 
 
 def is_win(c, w1, w2, void=-1):
@@ -291,14 +287,15 @@ def is_win(c, w1, w2, void=-1):
     wn = _take(c, w1, w2)
     if not wn:
         ok = shape.is_win(c, void)
-    elif _void_clear(c, void):
+    elif void < 0 or not _size(c, 9 * void):
         tot = _costs(c, wn, void)
         g = _cst[0] + _cst[1] + _cst[2]
         ok = (g + 2 <= wn or g - _cst[0] + _cst[3] <= wn or g - _cst[1] + _cst[4] <= wn
               or g - _cst[2] + _cst[5] <= wn or (tot + wn == 14 and _odd(c) <= wn))
     else:
         ok = False
-    _put(c, w1, w2, n1, n2)
+    c[w1] = n1
+    c[w2] = n2
     return ok
 
 
@@ -313,7 +310,7 @@ def waits_mask(c, w1, w2, void=-1, limit=None):
     n2 = c[w2]
     wn = _take(c, w1, w2)
     mask = 0
-    if _void_clear(c, void):
+    if void < 0 or not _size(c, 9 * void):
         if wn:
             m = _real_waits(c, wn, void)
         else:
@@ -328,7 +325,8 @@ def waits_mask(c, w1, w2, void=-1, limit=None):
                 mask |= 1 << w1
             if n2 + (limit[w2] if limit else 0) < 4:
                 mask |= 1 << w2
-    _put(c, w1, w2, n1, n2)
+    c[w1] = n1
+    c[w2] = n2
     return mask
 
 
@@ -403,7 +401,8 @@ def _suit_waits(c, t, bg, bp):
     if bp == 1:
         m |= _pw2(c, o, 0)
     if bg > 1 or bp > 1:
-        k = _near(c, o) & ~m
+        x = _occ(c, o) & 511
+        k = (x | x << 1 | x << 2 | x >> 1 | x >> 2) & 511 & ~m  # within two ranks
         r = 0
         while k:
             if k & 1:
