@@ -12,7 +12,8 @@ N` hands each, else the ruleset's match), a pause of `--gap` ms between
 matches, in which a pushed ruleset can be taken (the table refuses pushes
 while a hand is in play); each match plays the table's active ruleset, which
 the firmware announces in a file this process reads. Without --bots the
-table waits with no match under way.
+table waits with no match under way until `mjtable match start`; the bots
+play that match, then the table waits again.
 
 The volume is fresh at every start (a temporary LittleFS image). The table
 key is the host's key (findport: --key, $MJTABLE_KEY, the key file); with
@@ -122,8 +123,8 @@ def table_key(args):
 
 class Runner:
     """The virtual table's side of the run: prints the port once the firmware
-    answers, paces the frames, and with bots starts the table's truth afresh
-    for each match the firmware begins (same tiles, new shuffles)."""
+    answers, paces the frames, and starts the table's truth afresh for each
+    match the firmware begins (its ruleset, the same tiles, new shuffles)."""
 
     def __init__(self, V, args, path, match_file):
         self.V = V
@@ -135,11 +136,8 @@ class Runner:
         self.stop = False
 
     def first_table(self):
-        vt = self.V.VirtualTable(self.args.rules, self.args.seed,
-                                 hands=self.args.hands or None)
-        if not self.args.bots:
-            vt.tick = lambda st: None  # nobody plays: the table stays empty
-        return vt
+        return self.V.VirtualTable(self.args.rules, self.args.seed,
+                                   hands=self.args.hands or None)
 
     def _announced(self):
         """(match number, ruleset blob) the firmware last announced, or None."""
@@ -159,13 +157,15 @@ class Runner:
             return
         if self.args.pace:
             time.sleep(self.args.pace / 1000)
-        if not self.args.bots or not vt.finished or vt.mismatch or vt.stuck:
-            return
-        vt.finished = False  # the match is over: keep the frames going
+        if vt.mismatch or vt.stuck:
+            return  # finished: the run stops and says why
+        if not vt.finished and vt.stage != "start":
+            return  # a hand in play
         got = self._announced()
-        if got is None or got[0] <= self.match:
-            return  # the firmware has not begun the next match yet
-        self.renew(vt, st, got[0], got[1])
+        if got is not None and got[0] > self.match:
+            self.renew(vt, st, got[0], got[1])  # the firmware began a new match
+        elif vt.finished:
+            vt.finished = False  # the match is over: keep the frames going
 
     def renew(self, vt, st, match, blob):
         from sichuan import game as G
@@ -207,12 +207,9 @@ def run(args):
             fw_args.append("--key=" + key.hex())
         if args.button:
             fw_args.append("--button")
-        if args.bots:
-            fw_args.append("--rematch=%d" % args.gap)
-            if args.hands:
-                fw_args.append("--hands=%d" % args.hands)
-        else:
-            fw_args.append("--idle")
+        if args.hands:
+            fw_args.append("--hands=%d" % args.hands)
+        fw_args.append("--rematch=%d" % args.gap if args.bots else "--idle")
         runner = Runner(V, args, path, match_file)
 
         def stop(signum, frame):

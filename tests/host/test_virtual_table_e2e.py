@@ -98,13 +98,20 @@ def test_full_controller_with_bots_push_play_pull_rescore_export(env, capsys):
         assert vt.close() == 0
 
 
-def test_without_bots_the_table_waits_with_no_match(env, capsys):
-    vt = VirtualTable("--rules", "chengdu")
+def test_without_bots_the_table_waits_for_the_host_to_start_a_match(env, capsys):
+    vt = VirtualTable("--rules", "chengdu", "--hands", "1", "--pace", "0")
     try:
         d = info(capsys, vt.port)
         assert d["rules"] == "chengdu" and d["logs"] == "0"
         # no hand in play: a push is taken at once
         code, out, err = run(capsys, "rules", "push", "xueliu", "--port", vt.port, "--wait", "0")
         assert code == 0 and "xueliu active" in out, err
+        assert info(capsys, vt.port)["logs"] == "0"  # still no match under way
+        code, out, err = run(capsys, "match", "start", "--port", vt.port)
+        assert code == 0, err
+        deadline = time.monotonic() + 60
+        while info(capsys, vt.port)["logs"] == "0":  # the bots begin the match's hand
+            assert time.monotonic() < deadline, "no hand began"
+            time.sleep(0.2)
     finally:
         assert vt.close() == 0
