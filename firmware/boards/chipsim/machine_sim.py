@@ -106,3 +106,18 @@ class SimMachine:
 
     def I2C(self, ident, **kwargs):
         return self.table.i2c
+
+
+def make(seed=1, miss_rate=0.0, phantom_rate=0.0):
+    """(Board, SimTable): boards/pico.py's wiring of the real drivers on
+    simulated chips, all in this process (boards.sim.make)."""
+    from boards import pico
+
+    table = SimTable(pico, seed=seed, miss_rate=miss_rate, phantom_rate=phantom_rate)
+    board = pico.make(SimMachine(table), neopixel=table)
+    for r in board.readers:
+        r.settle_us = 0  # simulated tags answer at once: no real sleeps
+        r.switch_us = 0
+    for sim in table.readers:
+        sim.busy_delay = 1
+    return board, table

@@ -161,6 +161,9 @@ class PN5180Sim:
                 for i in range(len(rbuf)):
                     rbuf[i] = 0xFF
             return
+        if not self._reading and rbuf is None:
+            self._frame.extend(wbuf)  # a command frame: the bytes are all it takes
+            return
         for i in range(len(wbuf)):
             if self._reading:
                 p = self._pending or b""

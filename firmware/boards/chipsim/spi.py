@@ -23,7 +23,7 @@ class SPIBusSim:
     def _selected(self):
         found = None
         for d in self.devices:
-            if d.nss.value() == 0:
+            if d.nss._v == 0:  # the PinSim's level (no write counted, no callback)
                 if found is not None:
                     self.contention += 1
                     return None
