@@ -42,12 +42,11 @@ PLAY = const(1)
 END = const(2)  # hand over: waiting for the tiles to be cleared away
 FULL = const(3)  # the log store refuses a new hand (reason in why_not)
 DONE = const(4)  # the match is over
-STATE_NAMES = ("idle", "play", "end", "full", "done")
 
 REC_HEAD = const(1)
 REC_ACT = const(2)
 REC_ALERT = const(3)
-REC_END = const(4)
+_REC_END = const(4)
 
 _WRAP = const(0x3FFFFFFF)
 
@@ -357,7 +356,7 @@ class Controller:
             v = g.delta[s] & 0xFFFF
             d[2 * s] = v & 0xFF
             d[2 * s + 1] = v >> 8
-        self._append(REC_END, d)
+        self._append(_REC_END, d)
         if self.log is not None:
             try:
                 self.log.close()

@@ -25,11 +25,11 @@ from drivers import ht16k33, ws2812
 from micropython import const
 from table import alerts
 
-M_SCORE = const(0)
-M_ALERT = const(1)
-M_PROMPT = const(2)
-M_PAY = const(3)
-M_TEXT = const(4)
+_M_SCORE = const(0)
+_M_ALERT = const(1)
+_M_PROMPT = const(2)
+_M_PAY = const(3)
+_M_TEXT = const(4)
 
 # seat states the controller passes in
 S_PLAY = const(0)
@@ -101,28 +101,28 @@ class TableDisplay:
 
     def _mode(self, s, now, alert, prompt, state):
         if alert:
-            return M_ALERT
+            return _M_ALERT
         if prompt:
-            return M_PROMPT
+            return _M_PROMPT
         if self._paying[s]:
             if ((now - self._pay_at[s]) & 0x3FFFFFFF) < self.pay_ms:
-                return M_PAY
+                return _M_PAY
             self._paying[s] = 0
         if self.text is not None or state in (S_EXCHANGE, S_DINGQUE):
-            return M_TEXT
-        return M_SCORE
+            return _M_TEXT
+        return _M_SCORE
 
     def show(self, s, now, score, turn=False, void=255, prompt=0, alert=0, state=S_PLAY):
         """Bring seat s's display and LEDs up to date (writes only changes)."""
         mode = self._mode(s, now, alert, prompt, state)
         key = None  # type: object
-        if mode == M_ALERT:
+        if mode == _M_ALERT:
             key = (mode, alert)
-        elif mode == M_PROMPT:
+        elif mode == _M_PROMPT:
             key = (mode, prompt)
-        elif mode == M_PAY:
+        elif mode == _M_PAY:
             key = (mode, self._pay[s])
-        elif mode == M_TEXT:
+        elif mode == _M_TEXT:
             key = (mode, self.text if self.text is not None else _SETUP_TEXT[state])
         else:
             key = (mode, clamp(score), void, 1 if turn else 0)
@@ -146,18 +146,18 @@ class TableDisplay:
     def _draw(self, s, mode, key):  # key: the tuple show() built
         d = self.displays[s]
         try:
-            if mode == M_ALERT:
+            if mode == _M_ALERT:
                 d.show_text(alerts.TEXTS[key[1]])
-            elif mode == M_PROMPT:
+            elif mode == _M_PROMPT:
                 d.show_text(prompt_text(key[1]))
-            elif mode == M_PAY:
+            elif mode == _M_PAY:
                 d.show_text(pay_text(key[1]))
-            elif mode == M_TEXT:
+            elif mode == _M_TEXT:
                 d.show_text(key[1])
             else:
                 d.show_text(score_text(key[1], key[2]), key[3] == 1)
-            blink = ht16k33.BLINK_2HZ if mode == M_ALERT else (
-                ht16k33.BLINK_1HZ if mode == M_PROMPT else ht16k33.BLINK_OFF)
+            blink = ht16k33.BLINK_2HZ if mode == _M_ALERT else (
+                ht16k33.BLINK_1HZ if mode == _M_PROMPT else ht16k33.BLINK_OFF)
             if blink != self._blink[s]:
                 d.blink(blink)
                 self._blink[s] = blink

@@ -13,8 +13,8 @@ from micropython import const
 from table import store
 
 TILES = const(108)
-UID_LEN = const(8)
-BLOB_LEN = const(864)  # TILES * UID_LEN
+_UID_LEN = const(8)
+_BLOB_LEN = const(864)  # TILES * _UID_LEN
 _BUCKETS = const(256)
 _EMPTY = const(0)  # index entries hold tile + 1
 
@@ -26,22 +26,22 @@ def _hash(buf, off):
 
 class Enrollment:
     def __init__(self):
-        self.uids = bytearray(BLOB_LEN)
+        self.uids = bytearray(_BLOB_LEN)
         self._index = bytearray(_BUCKETS)
         self.count = 0
 
     def _same(self, tile, buf, off):
         u = self.uids
-        b = tile * UID_LEN
-        for i in range(UID_LEN):
+        b = tile * _UID_LEN
+        for i in range(_UID_LEN):
             if u[b + i] != buf[off + i]:
                 return False
         return True
 
     def _enrolled(self, tile):
         u = self.uids
-        b = tile * UID_LEN
-        for i in range(UID_LEN):
+        b = tile * _UID_LEN
+        for i in range(_UID_LEN):
             if u[b + i]:
                 return True
         return False
@@ -65,7 +65,7 @@ class Enrollment:
             raise ValueError("tile 0..107")
         if not self._enrolled(tile):
             return None
-        return bytes(self.uids[tile * UID_LEN:(tile + 1) * UID_LEN])
+        return bytes(self.uids[tile * _UID_LEN:(tile + 1) * _UID_LEN])
 
     def _rebuild(self):
         idx = self._index
@@ -75,7 +75,7 @@ class Enrollment:
         for t in range(TILES):
             if not self._enrolled(t):
                 continue
-            h = _hash(self.uids, t * UID_LEN)
+            h = _hash(self.uids, t * _UID_LEN)
             while idx[h] != _EMPTY:
                 h = (h + 1) & 0xFF
             idx[h] = t + 1
@@ -88,21 +88,21 @@ class Enrollment:
         another tile."""
         if not 0 <= tile < TILES:
             raise ValueError("tile 0..107")
-        if len(uid) != UID_LEN or not any(uid):
+        if len(uid) != _UID_LEN or not any(uid):
             raise ValueError("a UID is 8 bytes, not all zero")
         other = self.lookup(uid, 0)
         if other >= 0 and other != tile:
             raise ValueError("UID already enrolled as tile %d" % other)
-        b = tile * UID_LEN
-        for i in range(UID_LEN):
+        b = tile * _UID_LEN
+        for i in range(_UID_LEN):
             self.uids[b + i] = uid[i]
         self._rebuild()
 
     def remove(self, tile):
         if not 0 <= tile < TILES:
             raise ValueError("tile 0..107")
-        b = tile * UID_LEN
-        for i in range(UID_LEN):
+        b = tile * _UID_LEN
+        for i in range(_UID_LEN):
             self.uids[b + i] = 0
         self._rebuild()
 
@@ -113,13 +113,13 @@ class Enrollment:
     def load_blob(self, blob):
         """Replace the map by a stored blob. ValueError (no change) if the
         length is wrong or one UID is given to two tiles."""
-        if len(blob) != BLOB_LEN:
-            raise ValueError("enrollment blob must be %d bytes" % BLOB_LEN)
+        if len(blob) != _BLOB_LEN:
+            raise ValueError("enrollment blob must be %d bytes" % _BLOB_LEN)
         old = bytes(self.uids)
         self.uids[:] = blob
         self._rebuild()
         for t in range(TILES):
-            if self._enrolled(t) and self.lookup(self.uids, t * UID_LEN) != t:
+            if self._enrolled(t) and self.lookup(self.uids, t * _UID_LEN) != t:
                 self.uids[:] = old
                 self._rebuild()
                 raise ValueError("tile %d has a UID enrolled twice" % t)

@@ -20,15 +20,15 @@ from table.recordlog import LogError, RecordLog
 # can_start_hand() reasons
 READY = const(0)
 LOW_SPACE = const(1)  # free flash below the reserve: the host must take logs
-TOO_MANY_LOGS = const(2)  # MAX_LOGS logs wait for the host
+TOO_MANY_LOGS = const(2)  # _MAX_LOGS logs wait for the host
 NO_FS = const(3)  # the filesystem answered no statvfs (not mounted?)
 
 # One hand log at its largest (~400 records of ~30 bytes = 12 KB, 3 blocks),
 # plus littlefs copy-on-write room (the block being appended is rewritten
 # elsewhere; a metadata pair may compact), plus a temp copy of the largest
 # store file.  8 blocks of 4 KB.
-RESERVE_BYTES = const(32768)
-MAX_LOGS = const(200)
+_RESERVE_BYTES = const(32768)
+_MAX_LOGS = const(200)
 _PREFIX = "h"
 _SUFFIX = ".log"
 
@@ -53,7 +53,7 @@ class LogStore:
       damaged   [(log_id, reason, record_index, byte_offset)]
     """
 
-    def __init__(self, folder, reserve=RESERVE_BYTES, max_logs=MAX_LOGS):
+    def __init__(self, folder, reserve=_RESERVE_BYTES, max_logs=_MAX_LOGS):
         self.folder = folder
         self.reserve = reserve
         self.max_logs = max_logs

@@ -2,8 +2,8 @@
 the players did.
 
 The observer keeps, per physical tile, where the game has accepted it to be
-(`acc`): a place 0..7 (seat * 2 + antenna, table.scan), WALL (never seen),
-OUT (discarded: on no antenna), GIVE (passed in 换三张, on its way), FREE
+(`acc`): a place 0..7 (seat * 2 + antenna, table.scan), _WALL (never seen),
+OUT (discarded: on no antenna), GIVE (passed in 换三张, on its way), _FREE
 (no longer tracked: a winner's tiles in 血战, a won tile). The scanner says
 where each tile is (`loc`). A tile whose loc differs from what acc expects is
 a discrepancy; the set of discrepancies, read against the engine's phase,
@@ -35,10 +35,10 @@ from sichuan.settle import EV_EXCHANGED, EV_WIN
 from table import alerts
 from table.scan import NOWHERE, TILES
 
-WALL = const(255)  # == scan.NOWHERE: never seen this hand
+_WALL = const(255)  # == scan.NOWHERE: never seen this hand
 OUT = const(254)
 GIVE = const(253)
-FREE = const(252)
+_FREE = const(252)
 
 
 def rack(s):
@@ -75,7 +75,7 @@ class Observer:
     def reset(self):
         """A new hand: every tile back in the wall."""
         for t in range(TILES):
-            self.acc[t] = WALL
+            self.acc[t] = _WALL
             self.dest[t] = NOWHERE
         for i in range(len(self.gave)):
             self.gave[i] = NOWHERE
@@ -98,7 +98,7 @@ class Observer:
         if y == NOWHERE or y >> 2 != t >> 2 or self.sc.loc[y] != a:
             return False
         self.acc[y] = a
-        self.acc[t] = FREE
+        self.acc[t] = _FREE
         self.aside[a >> 1] = t
         return True
 
@@ -111,7 +111,7 @@ class Observer:
         n = 0
         for t in range(TILES):
             a = acc[t]
-            if a == FREE:
+            if a == _FREE:
                 continue
             lt = loc[t]
             if a == GIVE and self.dest[t] != NOWHERE and lt == self.dest[t]:
@@ -198,12 +198,12 @@ class Observer:
         for i in range(self.nd):
             t = self.dt[i]
             lt = loc[t]
-            if self.acc[t] != WALL or lt & 1 or g.status[lt >> 1] & ST_DEALT:
+            if self.acc[t] != _WALL or lt & 1 or g.status[lt >> 1] & ST_DEALT:
                 self._problem(self._seat_of_tile(t), alerts.COUNT, True)
         for s in range(self.seats):
             if g.status[s] & ST_DEALT:
                 continue
-            faces = self._faces(rack(s), WALL)
+            faces = self._faces(rack(s), _WALL)
             w = want + (1 if s == g.dealer else 0)
             if len(faces) > w:
                 self._problem(s, alerts.COUNT, True)
@@ -233,7 +233,7 @@ class Observer:
                 return (G.EXCHANGE, s, faces)
         for i in range(self.nd):
             t = self.dt[i]
-            if acc[t] == WALL or acc[t] == OUT:
+            if acc[t] == _WALL or acc[t] == OUT:
                 self._problem(self._seat_of_tile(t), alerts.COUNT, True)
         self.waiting = True
         return None
@@ -254,7 +254,7 @@ class Observer:
             ts = self._seat_of_tile(t)
             if ts != s:
                 self._problem(ts, alerts.TURN, False)
-            elif a == WALL and lt == rack(s):
+            elif a == _WALL and lt == rack(s):
                 new = t
                 nnew += 1
             elif a == OUT and lt == rack(s):
@@ -294,7 +294,7 @@ class Observer:
                 if mface >= 0 and mface != t >> 2:
                     same = False
                 mface = t >> 2
-            elif a == WALL:
+            elif a == _WALL:
                 self._problem(s, alerts.COUNT, False)  # a second draw
             elif a == OUT:
                 self._problem(s, alerts.FIFTH, False)
@@ -354,7 +354,7 @@ class Observer:
         acc = self.acc
         if kind == G.DEAL:
             for t in range(TILES):
-                if acc[t] == WALL and loc[t] == rack(s):
+                if acc[t] == _WALL and loc[t] == rack(s):
                     acc[t] = rack(s)
         elif kind == G.EXCHANGE:
             k = 3 * s
@@ -368,7 +368,7 @@ class Observer:
         elif kind == G.DRAW:
             for i in range(self.nd):
                 t = self.dt[i]
-                if acc[t] == WALL and loc[t] == rack(s):
+                if acc[t] == _WALL and loc[t] == rack(s):
                     acc[t] = rack(s)
                     self.last_draw[s] = t
                     break
@@ -416,7 +416,7 @@ class Observer:
         if frm >= 0:
             t = self.last_bugang if flags & fan.QIANGGANG else self.last_discard
             if t != NOWHERE:
-                acc[t] = FREE
+                acc[t] = _FREE
         if g.rs[R.P_MODE] == R.MODE_XUELIU:
             if frm < 0:
                 t = self.last_draw[w]
@@ -427,12 +427,12 @@ class Observer:
                             t = c
                             break
                 if t != NOWHERE:
-                    acc[t] = FREE
+                    acc[t] = _FREE
                     self.aside[w] = t
             return
         for t in range(TILES):  # 血战: the winner's tiles leave the game
             if acc[t] == rack(w) or acc[t] == tray(w):
-                acc[t] = FREE
+                acc[t] = _FREE
 
 
 def _has_peng(g, s, f):

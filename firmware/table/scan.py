@@ -24,7 +24,7 @@ from micropython import const
 
 TILES = const(108)
 NOWHERE = const(255)
-PLACES_PER_SEAT = const(2)
+_PLACES_PER_SEAT = const(2)
 
 
 def place(seat, antenna):
@@ -46,7 +46,7 @@ class Scanner:
         self.enroll = enroll
         self.arrive = arrive
         self.gone = gone
-        n = len(readers) * PLACES_PER_SEAT
+        n = len(readers) * _PLACES_PER_SEAT
         self.places = n
         self.loc = bytearray(b"\xff" * TILES)
         self.miss = bytearray(TILES)
