@@ -129,11 +129,11 @@ def discard_mask(g, s, f):
     if g.gp_mask[s] >> f & 1:
         return m  # 过碰不碰
     c = g.hand[s][f]
-    if c >= 2 and g.hand_after_claim(s, f, 2, 0):
+    if c >= 2 and g.hand_after_claim(s, f, 2):
         m |= C_PENG
         if c == 3 and (g.wall > 0 or g.rs[_P_HAIDI_GANG]):
             m |= C_GANG
-    if c >= 1 and g.w1 >= 0 and g.wild_held(s) and g.hand_after_claim(s, f, 1, 1):
+    if c >= 1 and g.w1 >= 0 and g.wild_held(s) and g.hand_after_claim(s, f, 1):
         m |= C_FEI
     return m
 
@@ -180,11 +180,11 @@ def claim_reason(g, s, kind_bit, f):
     if kind_bit == C_FEI:
         if g.w1 < 0 or not g.hand[s][f] or not g.wild_held(s):
             return NOT_HELD
-        return OK if g.hand_after_claim(s, f, 1, 1) else WILD_TILE
+        return OK if g.hand_after_claim(s, f, 1) else WILD_TILE
     need = 2 if kind_bit == C_PENG else 3
     if g.hand[s][f] < need:
         return NOT_HELD
-    if kind_bit == C_PENG and not g.hand_after_claim(s, f, 2, 0):
+    if kind_bit == C_PENG and not g.hand_after_claim(s, f, 2):
         return WILD_TILE  # "碰完牌后，手中只有听用时，此时只能飞，不能碰"
     if kind_bit == C_GANG and g.wall == 0 and not g.rs[_P_HAIDI_GANG]:
         return NO_TILES_LEFT

@@ -77,17 +77,16 @@ BENJIN = const(2048)    # three of the 本金 face, wilds standing in counted (�
 NOWILD = const(4096)    # no 听用 wild tile held (宜宾 无听用)
 
 # Variant values a ruleset gives as parameters, not pattern ids: an `out`
-# longer than NPATTERNS gets them at NPATTERNS + X_*.
+# longer than NPATTERNS gets them at NPATTERNS + X_* (named in mjtable.calc).
 X_KA = const(0)
 X_YINGKA = const(1)
 X_BAOHU = const(2)
 X_QINGHUPAO = const(3)
 X_BENJIN = const(4)
 X_WUTINGYONG = const(5)
-EXTRA_NAMES = ("ka", "yingka", "baohu", "qinghupao", "benjin", "wutingyong")
 _XPARAM = (_P_KA_FAN, _P_YINGKA_FAN, _P_BAOHU_FAN, _P_QINGHUPAO_FAN, _P_BENJIN_FAN,
            _P_WU_TINGYONG_FAN)
-NOUT = const(30)  # NPATTERNS + len(EXTRA_NAMES): the size of a full `out`
+NOUT = const(30)  # NPATTERNS + the six X_*: the size of a full `out`
 
 # Readings of a winning hand.
 _RD_PUNGS = const(0)  # four pungs/kongs and a pair
@@ -119,7 +118,7 @@ def held_counts(counts, melds, out):
     return out
 
 
-def _suits_used(c):
+def suits_used(c):
     """Bitmask of suits with tiles in c (1 m, 2 p, 4 s)."""
     m = 0
     for s in range(3):
@@ -133,7 +132,7 @@ def _suits_used(c):
 def lacks_a_suit(rs, full, void):
     """缺门: the void suit is absent; with no void named, some suit is (unless
     the ruleset has no 缺门 at all, as 断卡根). full = concealed + melded counts."""
-    used = _suits_used(full)
+    used = suits_used(full)
     if void >= 0:
         return not used & (1 << void)
     return used != 7 or not rs[_P_DINGQUE]
@@ -182,13 +181,6 @@ def _melds_terminal(melds):
     return True
 
 
-def _has_rank(c, ranks):
-    for f in range(27):
-        if c[f] and (f % 9) in ranks:
-            return True
-    return False
-
-
 def _only_ranks(c, ranks):
     for f in range(27):
         if c[f] and (f % 9) not in ranks:
@@ -214,7 +206,7 @@ def _has(rs, pattern):
 
 def _shape_patterns(rs, reading, counts, melds, out):
     """Fan of the hand-shape patterns of one reading; fills out."""
-    qing = _suits_used(_all) in (1, 2, 4)
+    qing = suits_used(_all) in (1, 2, 4)
     fan = 0
     if reading == _RD_QIDUI:
         long = 0
@@ -269,7 +261,7 @@ def _extra_patterns(rs, reading, melds, flags, out):
     if (not shown and reading != _RD_QIDUI
             and (flags & ZIMO or not rs[_P_MENQING_ZIMO_ONLY])):
         fan += _add(rs, out, _R_MENQING)
-    if not _has_rank(_all, (0, 8)) and not out[_R_JIANGDUI]:
+    if _only_ranks(_all, (1, 2, 3, 4, 5, 6, 7)) and not out[_R_JIANGDUI]:  # no 1 or 9
         fan += _add(rs, out, _R_DUANYAOJIU)
     gen = 0
     for x in _all:
@@ -428,7 +420,7 @@ def score(rs, counts, melds=(), void=-1, flags=0, out=None, win=-1):
     if tiles.total(counts) != want:
         return -1
     held_counts(counts, melds, _all)
-    if _suits_used(_all) & ~rs[_P_SUITS] or not lacks_a_suit(rs, _all, void):
+    if suits_used(_all) & ~rs[_P_SUITS] or not lacks_a_suit(rs, _all, void):
         return -1  # a tile of a suit not in play, or 缺一门 not met
     best = -1
     if flags & QINGHU:  # 五对将: every concealed count even, nothing melded

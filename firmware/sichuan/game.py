@@ -260,13 +260,7 @@ class Game:
 
     def suits_held(self, s):
         """Bitmask of suits in seat s's concealed tiles and melds."""
-        h = self.hand[s]
-        m = 0
-        for su in range(3):
-            for f in range(su * 9, su * 9 + 9):
-                if h[f]:
-                    m |= 1 << su
-                    break
+        m = fan.suits_used(self.hand[s])
         o = 4 * s
         for i in range(self.nmeld[s]):
             m |= 1 << (meld.face(self.melds[o + i]) // 9)
@@ -302,8 +296,8 @@ class Game:
         h = self.hand[s]
         return h[self.w1] + (h[self.w2] if self.w2 != self.w1 else 0)
 
-    def hand_after_claim(self, s, f, real, wilds):
-        """True if, after a 碰 (real 2) or 飞 (real 1, wilds 1) of f, seat s
+    def hand_after_claim(self, s, f, real):
+        """True if, after a 碰 (real 2) or 飞 (real 1 and a wild) of f, seat s
         still holds a tile it may discard (a hand of wilds alone cannot go on)."""
         if self.w1 < 0:
             return True  # no wilds: a hand that can 碰 keeps a tile
@@ -384,7 +378,7 @@ class Game:
         return flags
 
     def prompt_mask(self, seat):
-        """Claim mask (_C_HU | _C_PENG | _C_GANG) still open to seat, 0 if none."""
+        """Claim mask (claims.C_HU | C_PENG | C_GANG) still open to seat, 0 if none."""
         if self.phase in (PH_CLAIM, PH_ROB) and not self.resp[seat]:
             return self.prompt[seat]
         return 0
@@ -396,23 +390,6 @@ class Game:
             if not self.status[t] & _ST_LEFT:
                 return t
         return s
-
-    def snapshot(self):
-        """All state as a tuple of bytes and ints, attributes in name order
-        (tests: a refusal changes nothing; a replay ends the same). The waits
-        cache (_w) and the ruleset are left out."""
-        d = self.__dict__
-        out = []
-        for k in sorted(d):
-            v = d[k]
-            if k[0] == "_" or k == "rs":
-                continue
-            if isinstance(v, list):
-                v = tuple(bytes(x) if isinstance(x, bytearray) else x for x in v)
-            elif isinstance(v, bytearray):
-                v = bytes(v)
-            out.append(v)
-        return tuple(out)
 
     # ----- checking ------------------------------------------------------
 
@@ -474,8 +451,9 @@ class Game:
                 return r
             if kind == QINGHU:
                 return self._check_qinghu(s, arg)
-            if kind == TI:
-                return self._check_ti(s, arg)
+            if kind == TI:  # 提: "若摸到的牌与飞中的牌相同，则可用摸到的牌进行“提”的操作 ...
+                # （需自己摸牌后才能提）": the tile just drawn
+                return 0 if self.drawn == arg and self._fei_index(s, arg) >= 0 else _NOT_HELD
             if claims.forced(self) and self.can_selfwin(s) and not self.check((HU, s, -1)):
                 return _MUST_WIN
             if kind == DISCARD:
@@ -555,13 +533,6 @@ class Game:
         if r:
             return r
         return _FIFTH_COPY if self.seen[f] >= 4 else 0
-
-    def _check_ti(self, s, f):
-        """提: "若摸到的牌与飞中的牌相同，则可用摸到的牌进行“提”的操作 ...
-        （需自己摸牌后才能提）": the tile just drawn."""
-        if self.drawn != f or self._fei_index(s, f) < 0:
-            return _NOT_HELD
-        return 0
 
     def _fei_index(self, s, f):
         i = self._meld_index(s, meld.make(_M_PENG, f))

@@ -66,10 +66,6 @@ def _varint(buf, v):
     buf.append(v)
 
 
-def _zigzag(v):
-    return v << 1 if v >= 0 else ((-v) << 1) - 1
-
-
 class Writer:
     """Appends records to `buf` (a bytearray) as the hand goes on."""
 
@@ -97,7 +93,8 @@ class Writer:
         elif kind in _ARG1:
             b.append(arg if isinstance(arg, int) and 0 <= arg < 255 else 255)
         t = a[3] if len(a) > 3 else self.t
-        _varint(b, _zigzag(t - self.t))
+        dt = t - self.t
+        _varint(b, dt << 1 if dt >= 0 else ((-dt) << 1) - 1)  # zigzag
         self.t = t
 
     def payment(self, e):

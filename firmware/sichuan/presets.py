@@ -9,8 +9,10 @@ is stated next to the value.
 
 from . import ruleset as R
 
-# Each preset: (name, base preset or None, "parameter=value ..."); the
-# overrides stay text, in flash on the board, until a preset is loaded.
+# Each preset: (name, base preset or None, "parameter=value ...", "pattern=value
+# ..."): parameter overrides, then fan values by pattern name (`qidui=2` sets
+# fan.qidui). The overrides stay text, in flash on the board, until a preset
+# is loaded.
 _PRESETS = (
     # Seed 002 (本站 rules): 血战到底, 4 番封顶, 基本值 = 2^番, 自摸 "基本值 + 1".
     #   番型表: 平胡 0, 碰碰胡 1, 七对 2, 清一色 2, 金钩钓 1, 根 1, 杠上花 1,
@@ -24,12 +26,16 @@ _PRESETS = (
     #   "本站一场打 8 手，每人从 100 分起算". 换三张: "交换方向每一手随机定一次"
     #   (three directions). Next dealer: not in seed 002; reading: seed 001's
     #   "由上一局第一个胡牌者当庄，若是一炮双响或一炮三响，由放炮者当庄".
-    ("xuezhan", None, ""),
+    ("xuezhan", None,
+     "",
+     ""),
     # Seed 002, 血流成河: "胡了留在桌上还能接着胡"; the lock after the first win
     #   ("不胡就只能打出刚摸到的那张；不能碰，不能补杠，暗杠只有在不改变听哪几张牌
     #   时才允许"); "血流成河里其他三家都付，包括胡过的" for self-draws and kongs;
     #   "一直打到牌墙摸完". Scoring as xuezhan.
-    ("xueliu", "xuezhan", "mode=1 gang_payers=1 max_winners=4"),
+    ("xueliu", "xuezhan",
+     "mode=1 gang_payers=1 max_winners=4",
+     ""),
     # rules-notes.md, T/TFMJ 01-2024: no 换三张, 定缺 at once; cap 3; fan 平胡 0,
     #   对对胡 1, 清一色 2, 七对 2, 根 1 (inside seven pairs too), 金钩钓 1, 海底 1,
     #   杠上花 1, 杠上炮 1, 抢杠胡 1; 龙七对 = 七对 + 根, 将对 = 对对胡. 自摸 P + 1.
@@ -40,8 +46,9 @@ _PRESETS = (
     #   is not ready): refund kong income first, then pay each ready player
     #   their best capped value. Starting points: not given; reading: 0.
     ("tfmj-2024", "xuezhan",
-     "huansanzhang=0 cap=3 fan.gangshangpao=1 bugang_when=2 zhuanyi=2 zhuanyi_chain=1"
-     " guoshou=2 huazhu=0 huazhu_chajiao=1 tuigang_first=1 start_points=0"),
+     "huansanzhang=0 cap=3 bugang_when=2 zhuanyi=2 zhuanyi_chain=1 guoshou=2 huazhu=0"
+     " huazhu_chajiao=1 tuigang_first=1 start_points=0",
+     "gangshangpao=1"),
     # Seeds 001/003 (成都): 幺二四八 multipliers, 番 counted from 1 ("平胡 1番；×1倍",
     #   "大对子 2番；×2倍", "清一色 3番；×4倍", "清对 4番；×8倍", "暗七对 3番；×4倍",
     #   "龙七对 4番；×8倍 ... 每多一根翻倍", "清七对 5番；×16倍", "清龙七对 6番；×32倍");
@@ -55,12 +62,11 @@ _PRESETS = (
     #   必胡; 赔叫赔大; 死叫算叫. 花猪 "给所有未胡且非花猫的人赔满格". No 换三张 in
     #   these seeds (定张 only).
     ("chengdu", None,
-     "huansanzhang=0 fan_shown_offset=1 cap=3 fan.pinghu=0 fan.duiduihu=1 fan.qingyise=2"
-     " fan.qingdui=3 fan.qidui=2 fan.longqidui=3 fan.qingqidui=4 fan.qinglongqidui=5"
-     " gen_in_longqidui=0 fan.jingoudiao=none fan.gen=1 fan.gangshanghua=1"
-     " fan.gangshangpao=1 fan.qiangganghu=1 fan.haidi=none fan.tianhu=cap fan.dihu=cap"
-     " tianhu_alone=1 bugang_when=1 zhuanyi=1 guoshou=1 last4_forced=1 huazhu=-1"
-     " huazhu_payees=1"),
+     "huansanzhang=0 fan_shown_offset=1 cap=3 gen_in_longqidui=0 tianhu_alone=1"
+     " bugang_when=1 zhuanyi=1 guoshou=1 last4_forced=1 huazhu=-1 huazhu_payees=1",
+     "pinghu=0 duiduihu=1 qingyise=2 qingdui=3 qidui=2 longqidui=3 qingqidui=4"
+     " qinglongqidui=5 jingoudiao=none gen=1 gangshanghua=1 gangshangpao=1 qiangganghu=1"
+     " haidi=none tianhu=cap dihu=cap"),
     # Seed 004 (456 游戏中心): 倍数 = 2^(番数-1); "1平胡 ... 1番(×1)", "2对对胡 ... 2番(×2)",
     #   "3清一色 ... 3番(×4)", "6清对 ... 4番(×8)", "8龙七对 ... 5番(×16)", "11天胡 ...
     #   6番(×32)". The 番数 column is merged: a figure stands on the first row of its
@@ -73,12 +79,12 @@ _PRESETS = (
     #   players still in the hand). 最后四张 强制胡. 坐庄 "血战：每局随机". 缺一门
     #   without a declared 定缺 ("缺门可胡", 花猪 = 3 门).
     ("games456", None,
-     "huansanzhang=0 dingque=2 fan_shown_offset=1 cap=-1 zimo_bonus=0 fan.pinghu=0"
-     " fan.duiduihu=1 fan.qingyise=2 fan.daiyaojiu=2 fan.qidui=2 fan.qingdui=3"
-     " fan.jiangdui=3 fan.longqidui=4 fan.qingqidui=4 fan.qingdaiyao=4 fan.qinglongqidui=5"
-     " gen_in_longqidui=0 fan.jingoudiao=none fan.haidi=none fan.tianhu=5 fan.dihu=5"
-     " fan.gen=1 fan.gangshanghua=1 fan.gangshangpao=1 fan.qiangganghu=1 gang_zhi=1"
-     " diangang_hua=1 zhuanyi=1 last4_forced=1 huazhu=8 huazhu_payees=1 dealer_next=4"),
+     "huansanzhang=0 dingque=2 fan_shown_offset=1 cap=-1 zimo_bonus=0 gen_in_longqidui=0"
+     " gang_zhi=1 diangang_hua=1 zhuanyi=1 last4_forced=1 huazhu=8 huazhu_payees=1"
+     " dealer_next=4",
+     "pinghu=0 duiduihu=1 qingyise=2 daiyaojiu=2 qidui=2 qingdui=3 jiangdui=3 longqidui=4"
+     " qingqidui=4 qingdaiyao=4 qinglongqidui=5 jingoudiao=none haidi=none tianhu=5 dihu=5"
+     " gen=1 gangshanghua=1 gangshangpao=1 qiangganghu=1"),
     # Seed 000, 赤羽之战 column ("规则基本与血流成河玩法相同，但是一场要进行四局"):
     #   multipliers 平胡 1, 对对胡 2, 带幺九 4, 清一色 4, 金钩钓 4 ("不计对对和"),
     #   七对 4 (two equal pairs: "按七对+1根处理"), 将对 8, 清对 8, 清带幺 16,
@@ -90,23 +96,26 @@ _PRESETS = (
     #   those who have not won), 补杠 "只有立即补杠才能计分"; 自摸 "在场的其余玩家赔付
     #   自摸者" (血流: every other seat, winners too).
     ("bloodshed", "xueliu",
-     "hands=4 cap=5 jgd_absorbs_dd=1 fan.pinghu=0 fan.duiduihu=1 fan.daiyaojiu=2"
-     " fan.qingyise=2 fan.jingoudiao=2 fan.qidui=2 fan.jiangdui=3 fan.qingdui=3"
-     " fan.qingdaiyao=4 fan.qingjingoudiao=4 fan.qingqidui=4 fan.tianhu=5 fan.dihu=5"
-     " fan.gen=1 fan.gangshanghua=1 fan.gangshangpao=1 fan.qiangganghu=1 fan.haidi=1"
-     " gang_payers=2 bugang_when=1 guoshou=1 last4_forced=1 zhuanyi=1 zimo_payers=1"),
+     "hands=4 cap=5 jgd_absorbs_dd=1 gang_payers=2 bugang_when=1 guoshou=1 last4_forced=1"
+     " zhuanyi=1 zimo_payers=1",
+     "pinghu=0 duiduihu=1 daiyaojiu=2 qingyise=2 jingoudiao=2 qidui=2 jiangdui=3 qingdui=3"
+     " qingdaiyao=4 qingjingoudiao=4 qingqidui=4 tianhu=5 dihu=5 gen=1 gangshanghua=1"
+     " gangshangpao=1 qiangganghu=1 haidi=1"),
     # Seed 000 二人玩法: its passage gives the deal ("跳牌：摸牌时闲家摸13张牌，庄家摸14张牌")
     #   and terms (天缺, 搭子, 根, 绝张 ...), no separate scoring. Reading: two seats play
     #   the 成都/seed 002 血战 rules with all 108 tiles; 换三张 goes to the one opponent
     #   (either direction), and the hand ends with the first win (one player left).
-    ("erren", "xuezhan", "players=2 hsz_dirs=3 max_winners=1"),
+    ("erren", "xuezhan",
+     "players=2 hsz_dirs=3 max_winners=1",
+     ""),
     # Three players (三人两房, a common house rule; no seed passage): reading: the 万 suit
     #   is removed (72 tiles of 筒 and 条, as 断卡根's "只用条子和筒子牌，共72张"), 13-tile
     #   hands, and with two suits there is no 定缺 and so no 花猪 (a void would force
     #   清一色). 换三张 clockwise or counter-clockwise (no seat across); the hand ends at
     #   two winners. Scoring as xuezhan.
     ("sanren", "xuezhan",
-     "players=3 suits=6 dingque=0 huazhu=0 hsz_dirs=3 max_winners=2"),
+     "players=3 suits=6 dingque=0 huazhu=0 hsz_dirs=3 max_winners=2",
+     ""),
     # Seed 000 断卡根玩法: "只用条子和筒子牌，共72张"; "允许三人或四人，甚至...5人" (4 here;
     #   players 3 or 5 by override); "每家只拿10张牌...头家不跳牌。头家在所有人拿完牌后再摸一张，
     #   补作11张"; "不定缺，也没有查花猪"; "海底牌不能碰杠"; kongs "不分直弯杠，只要一家开杠，
@@ -129,10 +138,9 @@ _PRESETS = (
      "suits=6 hand_size=10 huansanzhang=0 dingque=0 huazhu=0 cap=4 max_winners=4"
      " haidi_claim=0 gang_zhi=1 gang_zhi_others=1 gang_bu=1 gang_an=1 guoshou=1"
      " last4_forced=1 xiaohu=0 baohu=1 baohu_fan=2 baohu_pay_fan=1 qinghu=1 qinghupao_fan=3"
-     " ka_fan=1 yingka_fan=1 fan.pinghu=none fan.duanyaojiu=1 fan.duiduihu=1"
-     " fan.daiyaojiu=3 fan.qingyise=2 fan.jingoudiao=none fan.qidui=2 fan.jiangdui=4"
-     " fan.tianhu=3 fan.dihu=3 fan.gen=1 fan.gangshanghua=1 fan.gangshangpao=1"
-     " fan.qiangganghu=1 fan.haidi=1"),
+     " ka_fan=1 yingka_fan=1",
+     "pinghu=none duanyaojiu=1 duiduihu=1 daiyaojiu=3 qingyise=2 jingoudiao=none qidui=2"
+     " jiangdui=4 tianhu=3 dihu=3 gen=1 gangshanghua=1 gangshangpao=1 qiangganghu=1 haidi=1"),
     # Seed 000 宜宾玩法 ("规则大体与成都玩法相同"): "本金：牌局开始时，庄家在尾家摸完牌后，
     #   翻开接下来的牌张" (a BENJIN action; the tile leaves the wall face up);
     #   "听用：本金的前后2张牌即为听用，听用牌为万能牌，共8张，听用牌不能打出" (tingyong 2:
@@ -151,11 +159,10 @@ _PRESETS = (
     #   ("不能进行杠的操作") until it is 提'd. A wild in a 飞 is held (no 无听用).
     ("yibin", "xuezhan",
      "huansanzhang=0 tingyong=2 gang_no_fan=1 guopeng=1 peng_no_kong=1 last4_forced=1"
-     " guoshou=2 cap=6 zimo_bonus=0 jgd_absorbs_dd=1 benjin_fan=1 wu_tingyong_fan=2"
-     " fan.pinghu=0 fan.duiduihu=1 fan.qingyise=2 fan.jingoudiao=3 fan.qidui=2"
-     " fan.qingdui=4 fan.qingjingoudiao=5 fan.qingqidui=4 fan.tianhu=cap fan.dihu=cap"
-     " fan.gen=1 fan.zimo=1 fan.gangshanghua=1 fan.gangshangpao=1 fan.qiangganghu=1"
-     " fan.haidi=1 fan.juezhang=1"),
+     " guoshou=2 cap=6 zimo_bonus=0 jgd_absorbs_dd=1 benjin_fan=1 wu_tingyong_fan=2",
+     "pinghu=0 duiduihu=1 qingyise=2 jingoudiao=3 qidui=2 qingdui=4 qingjingoudiao=5"
+     " qingqidui=4 tianhu=cap dihu=cap gen=1 zimo=1 gangshanghua=1 gangshangpao=1"
+     " qiangganghu=1 haidi=1 juezhang=1"),
 )
 
 
@@ -175,11 +182,14 @@ def _value(text):
 
 def get(name):
     """A fresh Ruleset for a preset name; KeyError lists the names."""
-    for pname, base, overrides in _PRESETS:
+    for pname, base, params, fans in _PRESETS:
         if pname == name:
             rs = get(base).copy(name) if base else R.Ruleset(name)
-            for item in overrides.split():
+            for item in params.split():
                 key, value = item.split("=")
                 rs.set(R.param_id(key), _value(value))
+            for item in fans.split():
+                key, value = item.split("=")
+                rs.set(R.P_FAN0 + R.PATTERNS.index(key), _value(value))
             return rs
     raise KeyError("unknown preset %r (presets: %s)" % (name, ", ".join(names())))

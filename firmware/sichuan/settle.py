@@ -13,10 +13,9 @@ from micropython import const
 from . import fan
 from .claims import void_held
 
-# Status bits of sichuan.claims, fan flags (_F_), meld kinds (_M_) and ruleset
-# parameters, folded in at compile time (an imported name costs its string and
+# Status bits of sichuan.claims, meld kinds (_M_) and ruleset parameters,
+# folded in at compile time (an imported name costs its string and
 # a lookup per use in the .mpy); tests/core/test_consts.py checks them.
-_F_BAOHU = const(256)
 _M_ZHIGANG = const(1)
 _M_BUGANG = const(2)
 _P_CAP = const(9)
@@ -120,17 +119,8 @@ def payers(g, s, mode=-1):
     return out
 
 
-def _ledger(g, gainer, payer, units):
-    i = g.nled * 4
-    g.ledger[i] = gainer
-    g.ledger[i + 1] = payer
-    g.ledger[i + 2] = units
-    g.ledger[i + 3] = 0
-    g.nled += 1
-
-
 def gang(g, ev, s, kind, giver, late):
-    """Kong money, paid at once. kind: _M_ZHIGANG/BUGANG/ANGANG; giver: the
+    """Kong money, paid at once. kind: meld.ZHIGANG/BUGANG/ANGANG; giver: the
     discarder of a 直杠; late: a 补杠 with a tile not drawn this turn."""
     rs = g.rs
     if rs[_P_GANG_NO_FAN]:
@@ -155,9 +145,15 @@ def gang(g, ev, s, kind, giver, late):
 
 
 def _gang_one(g, ev, s, p, units, bp, why):
+    """p pays seat s units of kong money, written to the ledger first."""
     if units <= 0:
         return
-    _ledger(g, s, p, units)
+    i = g.nled * 4
+    g.ledger[i] = s
+    g.ledger[i + 1] = p
+    g.ledger[i + 2] = units
+    g.ledger[i + 3] = 0
+    g.nled += 1
     pay(g, ev, p, s, units * bp, why)
 
 
@@ -237,7 +233,6 @@ def ready_value(g, s):
     fan.meld_counts(ms, _lim)
     mask = g.waits_limited(s, _lim)
     largest = rs[_P_CHAJIAO] != 2
-    flags = _F_BAOHU if g.status[s] & _ST_BAOHU else 0
     lo = 0 if rs[_P_XIAOHU] else 1  # 断卡根: "小胡听牌 ... 不算有叫"
     best = -1
     at = -1
@@ -246,7 +241,7 @@ def ready_value(g, s):
             continue
         if not rs[_P_SIJIAO] and g.shown[f] + h[f] >= 4:
             continue  # 死叫: every other copy is on the table
-        x = g.wait_value(s, f, flags)
+        x = g.wait_value(s, f)  # with the seat's own flags (报胡)
         if x >= lo and (best < 0 or (x > best if largest else x < best)):
             best = x
             at = f

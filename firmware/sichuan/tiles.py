@@ -21,19 +21,6 @@ _RANK_CHARS = "123456789一二三四五六七八九幺"
 _RANK_OF = b"\x01\x02\x03\x04\x05\x06\x07\x08\x09\x01\x02\x03\x04\x05\x06\x07\x08\x09\x01"
 
 
-def face(suit, rank):
-    """Face 0..26 of suit 0..2 and rank 1..9."""
-    return suit * 9 + rank - 1
-
-
-def suit_of(f):
-    return f // 9
-
-
-def rank_of(f):
-    return f % 9 + 1
-
-
 def suit_index(text):
     """Suit 0..2 of a suit word (`m`, `万`, `索`...); ValueError otherwise."""
     i = _SUIT_CHARS.find(text) if len(text) == 1 else -1

@@ -13,6 +13,9 @@ from sichuan import ruleset as R
 
 _lim = bytearray(27)
 
+# Names of fan's variant values (fan.X_*), at NPATTERNS + X in a score's `out`.
+EXTRA_NAMES = ("ka", "yingka", "baohu", "qinghupao", "benjin", "wutingyong")
+
 
 def check_hand(counts, melds, extra=0, size=13):
     """ValueError if concealed tiles plus melds do not make `size` (the ruleset's
@@ -62,7 +65,7 @@ def calc_result(rs, counts, win_face, melds=(), void=-1, flags=0):
 
 
 def _pattern_name(p):
-    return R.PATTERNS[p] if p < R.NPATTERNS else fan.EXTRA_NAMES[p - R.NPATTERNS]
+    return R.PATTERNS[p] if p < R.NPATTERNS else EXTRA_NAMES[p - R.NPATTERNS]
 
 
 def _why_not(rs, c, melds, void):

@@ -11,7 +11,7 @@ The hands are built to be consistent with that story: full 13/14-tile deals,
 a 换三张 (each to the next seat), 定缺, and every one of the 55 wall tiles drawn.
 """
 
-from gamekit import f_, faces, located, ok, pays
+from gamekit import f_, faces, located, ok, pays, snapshot
 from sichuan import game as G
 from sichuan import handlog, presets
 from sichuan.settle import (
@@ -162,7 +162,7 @@ def test_worked_example_win_and_checks():
 def test_worked_example_log_replays():
     rs, g, evs, log = _play()
     g2 = handlog.replay(rs, log.buf)
-    assert g2.delta == g.delta and g2.snapshot() == g.snapshot()
+    assert g2.delta == g.delta and snapshot(g2) == snapshot(g)
     head, recs = handlog.decode(log.buf)
     nact = len([r for r in recs if r[0] == handlog.REC_ACTION])
     # per-action bytes, excluding the 8 deal/exchange records with tile lists

@@ -1,6 +1,7 @@
 """断卡根 (`duankagen`, seed 000 断卡根玩法 and its 番种 column), rule by rule."""
 
-from gamekit import Rng, act, discard, f_, faces, located, ok, play, refused, rules, wall
+from calckit import calc
+from gamekit import Rng, act, discard, f_, faces, located, ok, play, refused, rules, snapshot, wall
 from sichuan import claims as C
 from sichuan import fan, handlog, meld, presets, settle, tiles
 from sichuan import game as G
@@ -25,7 +26,7 @@ def _table(hands, rs=None, dealer=0):
 def _score(text, flags=0, win=-1, melds=()):
     out = bytearray(fan.NOUT)
     v = fan.score(presets.get("duankagen"), P(text), melds, -1, flags, out, win)
-    names = R.PATTERNS + fan.EXTRA_NAMES
+    names = R.PATTERNS + calc.EXTRA_NAMES
     return v, {names[i]: out[i] - 1 for i in range(fan.NOUT) if out[i]}
 
 
@@ -311,4 +312,4 @@ def test_bots_conserve_tiles_and_sum_to_zero_3_to_5_players():
             g = play(rs, seed, dealer=seed % n, log=log)
             assert g.phase == G.PH_END and sum(g.delta) == 0, (n, seed)
             assert bytes(located(g)) == bytes(g.seen)
-            assert handlog.replay(rs, log.buf).snapshot() == g.snapshot()
+            assert snapshot(handlog.replay(rs, log.buf)) == snapshot(g)

@@ -1,6 +1,7 @@
 """宜宾 (`yibin`, seed 000 宜宾玩法 and its 番种 column), rule by rule."""
 
-from gamekit import act, discard, f_, located, ok, play, refused, rules
+from calckit import calc
+from gamekit import act, discard, f_, located, ok, play, refused, rules, snapshot
 from sichuan import claims as C
 from sichuan import fan, handlog, meld, presets, tiles, wild
 from sichuan import game as G
@@ -32,7 +33,7 @@ def _score(text, benjin="1m", void=-1):
     w1, w2 = wild.wild_faces(b)
     out = bytearray(fan.NOUT)
     v = wild.score(rs, P(text), (), void, 0, out, w1, w2, b)
-    names = R.PATTERNS + fan.EXTRA_NAMES
+    names = R.PATTERNS + calc.EXTRA_NAMES
     return v, {names[i]: out[i] - 1 for i in range(fan.NOUT) if out[i]}
 
 
@@ -224,4 +225,4 @@ def test_bots_conserve_tiles_and_sum_to_zero():
         g = play(rs, seed, dealer=seed % 4, log=log)
         assert g.phase == G.PH_END and sum(g.delta) == 0
         assert bytes(located(g)) == bytes(g.seen)
-        assert handlog.replay(rs, log.buf).snapshot() == g.snapshot()
+        assert snapshot(handlog.replay(rs, log.buf)) == snapshot(g)

@@ -4,6 +4,7 @@ alerts for out-of-turn, wrong count, unknown tag and a refused claim key.
 Runs under CPython and MicroPython."""
 
 from drivers import buttons as B
+from gamekit import snapshot
 from sichuan import game as G
 from table import alerts
 from tablekit import TableRig
@@ -49,13 +50,13 @@ def test_deal_exchange_dingque_from_the_table():
 def test_void_discard_refused_then_put_right():
     r = opening()
     g = r.ctl.game
-    before = g.snapshot()
+    before = snapshot(g)
     r.take(0, 0, [3])  # a 1m, while 2p (the void suit) is still held
     assert r.until(lambda: r.ctl.alerts.code[0] == alerts.VOID)
-    assert r.text(0) == "quE " and g.snapshot() == before
+    assert r.text(0) == "quE " and snapshot(g) == before
     r.put(0, 0, [3])
     assert r.until(lambda: r.ctl.alerts.code[0] == 0)
-    assert g.snapshot() == before
+    assert snapshot(g) == before
     r.take(0, 0, [40])
     assert r.until(lambda: r.ctl.accepted == 13)
     assert r.ctl.last_action[:3] == (G.DISCARD, 0, 10)

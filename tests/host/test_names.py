@@ -30,3 +30,12 @@ def test_meld_kind_names():
     from sichuan import meld
 
     assert names.KIND_NAMES[meld.ANGANG] == "angang" and len(names.KIND_NAMES) == 4
+
+
+def test_fan_variant_names():
+    from mjtable import calc
+    from sichuan import fan
+    from sichuan import ruleset as R
+
+    assert len(calc.EXTRA_NAMES) == fan.NOUT - R.NPATTERNS
+    assert calc.EXTRA_NAMES[fan.X_KA] == "ka" and calc.EXTRA_NAMES[fan.X_WUTINGYONG] == "wutingyong"

@@ -11,7 +11,7 @@ import os
 import re
 
 import pytest
-from gamekit import located
+from gamekit import located, snapshot
 from mjtable import cli, script, simcore
 from sichuan import game as G
 from sichuan import handlog, presets, tiles
@@ -290,4 +290,4 @@ def test_implied_draws_settle_the_same(preset):
         assert len(short.splitlines()) < len(full.splitlines()) - 20
         r = script.run(short)
         assert list(r.game.delta) == h["deltas"] and r.filled == 0
-        assert r.game.snapshot() == script.run(full).game.snapshot()
+        assert snapshot(r.game) == snapshot(script.run(full).game)
