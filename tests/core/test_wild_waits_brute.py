@@ -137,15 +137,15 @@ def _check_waits(seed, n, wn_choices, sizes):
 
 
 def test_waits_without_wilds_match_brute_force():
-    assert _check_waits(21, 1200, (0,), (13, 10, 7, 4)) > 300
+    assert _check_waits(21, 800, (0,), (13, 10, 7, 4)) > 200
 
 
 def test_waits_with_one_wild_match_brute_force():
-    assert _check_waits(22, 700, (1,), (13, 10, 7, 4)) > 300
+    assert _check_waits(22, 500, (1,), (13, 10, 7, 4)) > 200
 
 
 def test_waits_with_two_wilds_match_brute_force():
-    assert _check_waits(23, 200, (2,), (13, 10, 7)) > 100
+    assert _check_waits(23, 150, (2,), (13, 10, 7)) > 75
 
 
 def test_waits_with_three_or_four_wilds_match_brute_force():
@@ -155,14 +155,14 @@ def test_waits_with_three_or_four_wilds_match_brute_force():
 def test_wins_match_brute_force():
     rng = Rng(25)
     wins = 0
-    for i in range(800):
+    for i in range(600):
         void = (-1, 0, 1, 2)[rng.below(4)]
         w1, w2 = wild.wild_faces(rng.below(27))
         c = _hand(rng, (14, 11, 8, 5)[rng.below(4)], (0, 1, 2, 3)[i % 4], void, w1, w2)
         got = wild.is_win(c, w1, w2, void)
         assert got == _brute_win(c, w1, w2, void), (tiles.to_text(c), w1, w2, void)
         wins += got
-    assert wins > 100
+    assert wins > 80
 
 
 def test_fifth_copy_through_a_wild():
