@@ -264,11 +264,6 @@ def _costs(c, wn, void):
     return tot
 
 
-def _odd(c):
-    """Number of faces held an odd number of times (1 or 3; counted in C)."""
-    return c.count(b"\x01") + c.count(b"\x03")
-
-
 def _take(c, w1, w2):
     """Take the wild copies out of c; returns their number (the caller puts them
     back)."""
@@ -291,7 +286,8 @@ def is_win(c, w1, w2, void=-1):
         tot = _costs(c, wn, void)
         g = _cst[0] + _cst[1] + _cst[2]
         ok = (g + 2 <= wn or g - _cst[0] + _cst[3] <= wn or g - _cst[1] + _cst[4] <= wn
-              or g - _cst[2] + _cst[5] <= wn or (tot + wn == 14 and _odd(c) <= wn))
+              or g - _cst[2] + _cst[5] <= wn
+              or (tot + wn == 14 and c.count(b"\x01") + c.count(b"\x03") <= wn))  # seven pairs
     else:
         ok = False
     c[w1] = n1
@@ -356,7 +352,7 @@ def _real_waits(c, wn, void):
     full = 0x7FFFFFF & ~(511 << 9 * void) if void >= 0 else 0x7FFFFFF
     m = 0
     if tot + wn == 13:  # seven pairs: a wild for each single
-        k = _odd(c)
+        k = c.count(b"\x01") + c.count(b"\x03")  # odd counts (in C)
         if k < wn:
             return full
         if k <= wn + 1:  # the drawn tile pairs one of the singles
