@@ -14,7 +14,10 @@ place: tools/mprun.py), gives:
 - the .mpy size of the firmware (what goes on the board: sichuan, table,
   drivers, boards/pico.py, main.py) and of the simulation-only modules;
 - CPU time per scan cycle (scan of the focus places + reading the table
-  into the game), mean and largest, in us on the unix port;
+  into the game), mean and largest, in us on the unix port; the mean
+  without the time the firmware waited for the table's answers to SPI reads
+  (boards/sim.py counts them; they stand for the bus time of real
+  transfers), which is given apart; the largest includes them;
 - from a rack change to the display update: scan cycles from a discard
   leaving a rack to the cycle whose display refresh shows its result,
   times the mean CPU per cycle.
@@ -49,10 +52,12 @@ def mpy_sizes(build):
 
 
 def parse_stats(stdout):
+    """main.py's STATS line and boards/sim.py's BUS line, as one dict."""
+    out = {}
     for ln in (stdout or "").splitlines():
-        if ln.startswith("STATS "):
-            return {k: int(v) for k, v in (x.split("=") for x in ln[6:].split())}
-    return None
+        if ln.startswith(("STATS ", "BUS ")):
+            out.update({k: int(v) for k, v in (x.split("=") for x in ln.split()[1:])})
+    return out if "cycles" in out else None
 
 
 _IMPORTS = """
@@ -85,14 +90,22 @@ t = sim.SocketTable(0, sock=Hello())
 gc.collect()
 a2 = gc.mem_alloc()
 print("HEAP", a1 - a0, a2 - a1)
+import micropython
+micropython.qstr_info()
 """
 
 
 def import_heap(heap="1M"):
     """(bytes the firmware's modules take in the heap once imported, their
-    code in place in ROMFS as the demo runs them, bytes of the board the
-    firmware process builds: the drivers on boards/sim.py's bus stand-ins)
-    on the unix port."""
+    code in place in ROMFS as the demo runs them; bytes of the board the
+    firmware process builds: the drivers on boards/sim.py's bus stand-ins;
+    names interned then; bytes of the pools holding them) on the unix port.
+
+    The interned names (qstrs: every identifier, attribute and short string
+    of the code) are part of the modules' bytes: loading .mpy files, even in
+    place, interns them in pools on the heap, each pool twice the last (the
+    seventh, 1280 names, comes at the 1261st name: 14 KB here). Code frozen
+    into the board's firmware keeps its names in flash instead."""
     import shutil
     import subprocess
     import tempfile
@@ -105,11 +118,15 @@ def import_heap(heap="1M"):
         cmd = [sys.executable, os.path.join(HERE, "mprun.py"), "--heap", heap, "--rom", rom,
                "heapprobe"]
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    heap = names = None
     for ln in r.stdout.splitlines():
         if ln.startswith("HEAP "):
-            a, b = ln.split()[1:]
-            return int(a), int(b)
-    raise RuntimeError("import heap: " + r.stderr[-300:])
+            heap = [int(x) for x in ln.split()[1:]]
+        elif ln.startswith("qstr pool:"):
+            names = {k.strip(): int(v) for k, v in (x.split("=") for x in ln[11:].split(","))}
+    if heap is None or names is None:
+        raise RuntimeError("import heap: " + r.stderr[-300:])
+    return heap[0], heap[1], names["n_qstr"], names["n_total_bytes"]
 
 
 def table_figures(heap=V.HEAP, seed=2026, build=True):
@@ -125,22 +142,31 @@ def table_figures(heap=V.HEAP, seed=2026, build=True):
                                                              res["stderr"][-500:]))
     board, sim = mpy_sizes(V.FW)
     cyc = max(1, st["cycles"])
-    per_cycle = (st["scan_us"] + st["step_us"]) / cyc
+    # the scan's time includes waiting for the simulated chips in the table's
+    # process (one round trip per SPI read): taken off, as the bus time of a
+    # real SPI transfer would be counted apart
+    wait = st.get("spi_wait_us", 0)
+    scan_us = st["scan_us"] - wait
+    per_cycle = (scan_us + st["step_us"]) / cyc
     lat = res["latency"]
     mean_lat = sum(lat) / len(lat) if lat else 0.0
-    code, board_heap = import_heap()
+    code, board_heap, qstrs, qstr_bytes = import_heap()
     return {
         "table_heap_size_bytes": st["heap"],
         "table_heap_live_peak_bytes": st["live_peak"],
         "table_heap_modules_bytes": code,
         "table_heap_board_bytes": board_heap,
+        "table_heap_qstrs": qstrs,
+        "table_heap_qstr_pool_bytes": qstr_bytes,
         "table_heap_peak_without_modules_and_board_bytes": st["live_peak"] - code - board_heap,
         "table_heap_target_bytes": 65536,
         "table_mpy_board_bytes": board,
         "table_mpy_sim_bytes": sim,
         "table_scan_cycle_us_mean": round(per_cycle, 1),
         "table_scan_cycle_us_max": st["max_cycle_us"],
-        "table_scan_us_mean": round(st["scan_us"] / cyc, 1),
+        "table_scan_us_mean": round(scan_us / cyc, 1),
+        "table_bus_wait_us_mean": round(wait / cyc, 1),
+        "table_bus_round_trips_per_cycle": round(st.get("spi_calls", 0) / cyc, 1),
         "table_step_us_mean": round(st["step_us"] / cyc, 1),
         "table_change_to_display_cycles_mean": round(mean_lat, 2),
         "table_change_to_display_us_mean": round(mean_lat * per_cycle, 1),
@@ -177,12 +203,16 @@ def table(f):
         % (f["table_heap_modules_bytes"], f["table_heap_board_bytes"],
            f["table_heap_peak_without_modules_and_board_bytes"]),
         "  (the chip simulators run in the virtual table's CPython process)",
+        "  the modules' bytes include %d interned names in pools of %d B (in flash when frozen)"
+        % (f["table_heap_qstrs"], f["table_heap_qstr_pool_bytes"]),
         "  (64-bit build: object pointers are twice the RP2040's)",
         ".mpy: board %d B, simulation only %d B" % (f["table_mpy_board_bytes"],
                                                    f["table_mpy_sim_bytes"]),
-        "CPU per scan cycle %.0f us mean (scan %.0f + game %.0f), %d us max"
+        "CPU per scan cycle %.0f us mean (scan %.0f + game %.0f), %d us max (with bus waits)"
         % (f["table_scan_cycle_us_mean"], f["table_scan_us_mean"], f["table_step_us_mean"],
            f["table_scan_cycle_us_max"]),
+        "  not counted: %.0f us per cycle waiting for the simulated chips (%.0f SPI round trips)"
+        % (f["table_bus_wait_us_mean"], f["table_bus_round_trips_per_cycle"]),
         "rack change to display: %.1f cycles, %.0f us CPU"
         % (f["table_change_to_display_cycles_mean"], f["table_change_to_display_us_mean"]),
     ))

@@ -6,15 +6,16 @@ make(seed, miss_rate, phantom_rate) builds (Board, SimTable) in one process
 the virtual table (tools/virtual_table.py), reached over TCP on 127.0.0.1:
 the chip simulators live in the table's (CPython) process, and the firmware
 process holds only the drivers and bus stand-ins with the `machine` API the
-drivers use (RemoteMachine: Pin, SPI, I2C; LedChain for `neopixel`). Each
-bus transaction is forwarded to the table's chips, so the drivers under test
-are the real drivers and the chips are simulated at bus/register level.
+drivers use (SocketTable is the `machine`: Pin, SPI, I2C, and the
+`neopixel`: Leds, that pico.make wires). Each bus transaction is forwarded to
+the table's chips, so the drivers under test are the real drivers and the
+chips are simulated at bus/register level.
 
 Batching: output pin writes, SPI writes and LED writes need no answer, so
 they are queued and sent with the next transaction that does (an SPI read,
 an I2C transfer, an input pin read): one round trip per answer a driver
 waits for. The PN5180's BUSY line is polled three times per SPI frame; a
-round trip per poll would make a match take many minutes, so the link
+round trip per poll would make a match take many minutes, so SocketTable
 follows the handshake from what this side drives (the table's PN5180s have
 no extra BUSY time: high in reset, and with NSS low once a byte was clocked
 in). The table checks the handshake where it matters: its PN5180 simulators
@@ -45,6 +46,7 @@ the firmware's heap a qstr on the unix port, so there is no more.
 """
 
 import struct
+import time
 
 from micropython import const
 
@@ -95,7 +97,7 @@ class Pin:
             return self.v
         v = 1 if v else 0
         n = t.n
-        if n + 3 > _QCAP:  # op 1 inline: pins change three times an SPI frame
+        if n + 3 > _QCAP:  # op 1 inline: NSS changes twice an SPI frame
             t.flush()
             n = 2
         q = t.q
@@ -182,6 +184,8 @@ class SocketTable:
             r.switch_us = 0
         self.now = 0
         self.frames = 0
+        self.spi_us = 0  # waiting for the table's answers to SPI reads (the scan's)
+        self.spi_calls = 0
         self.status = bytearray(33)  # op 12 (unused byte) and the status
         self.sv = memoryview(self.status)[2:]
 
@@ -276,7 +280,10 @@ class SocketTable:
         s = self.sel
         if self.nsel == 1 and n and not self.pins[4 + s]:
             self.pins[8 + s] = 1
+        t0 = time.ticks_us()
         self.call(n)
+        self.spi_us += time.ticks_diff(time.ticks_us(), t0)
+        self.spi_calls += 1
         buf[:] = self.rxv[1:1 + n]
 
     def writeto(self, addr, buf):
@@ -333,5 +340,8 @@ class SocketTable:
         return True
 
     def close(self):
+        """Close the connection; prints the SPI round trips and the time the
+        firmware waited for them (tools/table_bench.py takes it off the scan)."""
         self.flush()
         self.sock.close()
+        print("BUS spi_calls=%d spi_wait_us=%d" % (self.spi_calls, self.spi_us))
