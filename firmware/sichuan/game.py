@@ -1198,38 +1198,30 @@ class Game:
 
     def legal_actions(self, s, t=0):
         """Actions seat s may take now (DRAW with arg -1: the table supplies the face;
-        DEAL and EXCHANGE are not enumerated)."""
-        out = []
+        DEAL and EXCHANGE are not enumerated). Host and tests only (bots)."""
         ph = self.phase
+        turn = s == self.turn
+        cand = []
         if ph == PH_DINGQUE:
             for su in range(3):
-                if not self.check((DINGQUE, s, su, t)):
-                    out.append((DINGQUE, s, su, t))
-        elif ph == PH_DRAW:
-            if s == self.turn:
-                out.append((DRAW, s, -1, t))
-                if not self.check((BAOHU, s, -1, t)):
-                    out.append((BAOHU, s, -1, t))
-        elif ph == PH_DISCARD:
-            if s != self.turn:
-                return out
-            if not self.check((HU, s, -1, t)):
-                out.append((HU, s, -1, t))
-            if not self.check((BAOHU, s, -1, t)):
-                out.append((BAOHU, s, -1, t))
+                cand.append((DINGQUE, s, su, t))
+        elif ph == PH_DRAW and turn:
+            cand.append((BAOHU, s, -1, t))
+        elif ph == PH_DISCARD and turn:
+            cand.append((HU, s, -1, t))
+            cand.append((BAOHU, s, -1, t))
             h = self.hand[s]
             for f in range(27):
-                if not h[f]:
-                    continue
-                for k in (DISCARD, ANGANG, BUGANG, QINGHU, TI):
-                    a = (k, s, f, t)
-                    if not self.check(a):
-                        out.append(a)
+                if h[f]:
+                    for k in (DISCARD, ANGANG, BUGANG, QINGHU, TI):
+                        cand.append((k, s, f, t))
         elif ph in (PH_CLAIM, PH_ROB):
             for k in (HU, PENG, ZHIGANG, FEI, PASS):
-                a = (k, s, -1, t)
-                if not self.check(a):
-                    out.append(a)
+                cand.append((k, s, -1, t))
+        out = [(DRAW, s, -1, t)] if ph == PH_DRAW and turn else []  # always open
+        for a in cand:
+            if not self.check(a):
+                out.append(a)
         return out
 
 

@@ -215,14 +215,6 @@ def zhuanyi(g, ev, d, winners):
         pay(g, ev, d, w, each, PAY_ZHUANYI)
 
 
-def _huazhu_amount(rs):
-    v = rs[_P_HUAZHU]
-    if v >= 0:
-        return v * rs[_P_BASE_POINTS]
-    cap = rs[_P_CAP]
-    return fan.base(rs, cap if cap >= 0 else 6)
-
-
 def ready_value(g, s):
     """(fan, face) a ready seat could win for 查叫 (largest or smallest per rs
     chajiao), or (-1, -1) if not ready. A wait on a fifth copy is no wait; a
@@ -294,8 +286,14 @@ def liuju(g, ev):
 
 
 def _huazhu(g, ev, status):
-    amount = _huazhu_amount(g.rs)
-    only_in = g.rs[_P_HUAZHU_PAYEES] == 1
+    """查花猪: each 花猪 pays rs huazhu units to each payee (-1: the cap's
+    value, 满格; with no cap, 6 doublings)."""
+    rs = g.rs
+    amount = rs[_P_HUAZHU] * rs[_P_BASE_POINTS]
+    if amount < 0:
+        cap = rs[_P_CAP]
+        amount = fan.base(rs, cap if cap >= 0 else 6)
+    only_in = rs[_P_HUAZHU_PAYEES] == 1
     for s in range(g.np):
         if status[s] != CK_HUAZHU:
             continue
