@@ -92,8 +92,11 @@ class RecordLog:
 
     def __init__(self, path, create_id=None):
         self.path = path
-        self._buf = bytearray(OVERHEAD + MAX_PAYLOAD)  # one record, reused
-        self._mv = memoryview(self._buf)
+        # a record's header, CRC and chain for append(); a whole record for
+        # reading, made on first use (a hand's log is only written to)
+        self._hdr = bytearray(OVERHEAD)
+        self._hv = memoryview(self._hdr)
+        self._mv = None  # type: memoryview | None
         self._f = None
         self.repaired = None
         self.damaged = None
@@ -103,6 +106,12 @@ class RecordLog:
             self._create(create_id)
         else:
             self._open()
+
+    def _space(self):
+        """The one-record buffer (OVERHEAD + MAX_PAYLOAD bytes), made once."""
+        if self._mv is None:
+            self._mv = memoryview(bytearray(OVERHEAD + MAX_PAYLOAD))
+        return self._mv
 
     # --- opening ---------------------------------------------------------
 
@@ -143,14 +152,14 @@ class RecordLog:
     def _cut(self, pos):
         # Keep bytes [0, pos): copy to a temp file and rename it over the log.
         tmp = self.path + ".tmp"
-        buf = self._buf
+        mv = self._space()
         with open(self.path, "rb") as src, open(tmp, "wb") as dst:
             left = pos
             while left:
-                n = src.readinto(buf) if left >= len(buf) else src.readinto(self._mv[:left])
+                n = src.readinto(mv) if left >= len(mv) else src.readinto(mv[:left])
                 if not n:
                     raise LogError("short read while repairing")
-                dst.write(self._mv[:n])
+                dst.write(mv[:n])
                 left -= n
         os.rename(tmp, self.path)
 
@@ -162,7 +171,7 @@ class RecordLog:
         and offset of the first bad record.  Sets self.log_id and self.chain
         as of the last good record.
         """
-        mv = self._mv
+        mv = self._space()
         f.seek(0, 2)
         size = f.tell()
         f.seek(0)
@@ -188,8 +197,8 @@ class RecordLog:
     def _check_record(self, f, pos, size, prev):
         """Check the record at pos (file positioned there).  Returns its length,
         or -reason.  On success self.chain is its chain value, the record is in
-        self._buf."""
-        mv = self._mv
+        the one-record buffer."""
+        mv = self._space()
         left = size - pos
         got = f.readinto(mv[:6]) if left >= 6 else f.readinto(mv[:left])
         if got < 6:
@@ -230,25 +239,29 @@ class RecordLog:
         n = len(payload)
         if n > MAX_PAYLOAD:
             raise ValueError("payload too large")
-        mv = self._mv
-        b = self._buf
+        hv = self._hv
+        b = self._hdr
         b[0] = _SYNC
         b[1] = rtype
         b[2] = n & 0xFF
         b[3] = n >> 8
         b[4] = (n & 0xFF) ^ 0xFF
         b[5] = (n >> 8) ^ 0xFF
-        mv[6 : 6 + n] = payload
-        put_u32(b, 6 + n, crc32(mv[: 6 + n]))
+        # on flash: header, payload, CRC, chain (hdr holds all but the payload)
+        put_u32(b, 6, crc32(payload, crc32(hv[:6])))
         h = hashlib.sha256(self.chain)
-        h.update(mv[: 10 + n])
+        h.update(hv[:6])
+        h.update(payload)
+        h.update(hv[6:10])
         c = h.digest()[:CHAIN_BYTES]
+        hv[10:OVERHEAD] = c
         total = OVERHEAD + n
-        mv[10 + n : total] = c
         try:
             if self._f is None:
                 self._f = open(self.path, "ab")
-            self._f.write(mv[:total])
+            self._f.write(hv[:6])
+            self._f.write(payload)
+            self._f.write(hv[6:OVERHEAD])
             self._f.flush()
         except OSError:
             # Part of the record may sit in the file (or the handle): refuse
@@ -284,7 +297,7 @@ class RecordLog:
         the record lengths from the start, checks nothing else."""
         if not 0 <= index <= self.count:
             raise IndexError("record index out of range")
-        mv = self._mv
+        mv = self._space()
         pos = HEADER_BYTES
         with open(self.path, "rb") as f:
             for _ in range(index):
@@ -302,11 +315,11 @@ class RecordLog:
         with open(self.path, "rb") as f:
             f.seek(offset)
             n = self._read_one(f, offset)
-        mv = self._mv
+        mv = self._space()
         return mv[1], bytes(mv[6 : 6 + n]), offset + OVERHEAD + n
 
     def _read_one(self, f, offset):
-        mv = self._mv
+        mv = self._space()
         if f.readinto(mv[:6]) != 6:
             raise ValueError("no record at offset %d" % offset)
         n = u16(mv, 2)
@@ -333,7 +346,7 @@ class RecordLog:
             while offset < self.end:
                 f.seek(offset)
                 n = self._read_one(f, offset)
-                mv = self._mv
+                mv = self._space()
                 yield index, offset, mv[1], bytes(mv[6 : 6 + n])
                 offset += OVERHEAD + n
                 index += 1
