@@ -368,36 +368,6 @@ def sim_options(argv):
     return o
 
 
-def open_link(spec):
-    """(read, write) on the unix port: "fd:N" an inherited pty master (made
-    non-blocking by the parent), else a tty path set raw with VMIN 0."""
-    if spec.startswith("fd:"):
-        f = open(int(spec[3:]), "r+b")
-    else:
-        import termios  # type: ignore[import-not-found]
-
-        f = open(spec, "r+b")
-        termios.setraw(f.fileno())
-        attr = termios.tcgetattr(f.fileno())
-        attr[6][6] = 0  # VMIN: a read returns what is there, possibly nothing
-        attr[6][5] = 0  # VTIME
-        termios.tcsetattr(f.fileno(), termios.TCSANOW, attr)
-
-    def read(mv):
-        try:
-            return f.readinto(mv)
-        except OSError:  # EIO on a pty master while no host holds the slave
-            return 0
-
-    def write(mv):
-        try:
-            return f.write(mv)
-        except OSError:
-            return len(mv)  # nobody listening: the reply is lost, as on a cut cable
-
-    return read, write
-
-
 def main_sim(argv):
     from boards import sim
     from table import blockdev
@@ -427,7 +397,9 @@ def main_sim(argv):
             store.write("/flash/" + KEY_FILE, key)
         else:
             key = load_key("/flash")
-        read, write = open_link(o["link"])
+        from table import ptyport
+
+        read, write = ptyport.stream(ptyport.open_pty(o["link"]))
         tid = (o["id"].encode() + bytes(8))[:8]
         hl = HostLink(ctl, "/flash", read, write, key=key, button=o["button"], table_id=tid,
                       hands=o["hands"], rematch_ms=o["rematch"], match_file=o["match-file"])

@@ -28,27 +28,12 @@ import botplay  # noqa: E402
 from sichuan import game as G  # noqa: E402
 from sichuan import handlog, presets  # noqa: E402
 from sichuan.settle import EV_ACCEPTED  # noqa: E402
-from table import blockdev, hostcmds, store  # noqa: E402
+from table import blockdev, hostcmds, ptyport, store  # noqa: E402
 from table import frame as F  # noqa: E402
 from table.link import Link  # noqa: E402
 from table.logstore import LogStore  # noqa: E402
 
-_VTIME = 5
-_VMIN = 6
 MOUNT = "/flash"
-
-
-def open_tty(path):
-    import termios
-
-    f = open(path, "r+b")
-    fd = f.fileno()
-    termios.setraw(fd)
-    attr = termios.tcgetattr(fd)
-    attr[6][_VMIN] = 0
-    attr[6][_VTIME] = 0
-    termios.tcsetattr(fd, termios.TCSANOW, attr)
-    return f
 
 
 def parse(argv):
@@ -202,19 +187,8 @@ def main():
     elif store.load(MOUNT + "/key")[1] != key:
         store.write(MOUNT + "/key", key)
     logs = LogStore(MOUNT + "/logs")
-    f = open(o["fd"], "r+b") if o["fd"] >= 0 else open_tty(o["path"])
-
-    def read(mv):
-        try:
-            return f.readinto(mv)
-        except OSError:  # EIO on a pty master while no one holds the slave
-            return 0
-
-    def write(mv):
-        try:
-            return f.write(mv)
-        except OSError:
-            return len(mv)  # nobody listening: the reply is lost, as on a cut cable
+    f = ptyport.open_pty("fd:%d" % o["fd"] if o["fd"] >= 0 else o["path"])
+    read, write = ptyport.stream(f)
 
     link = Link(read, write, key=key, key_button_held=lambda: o["button"],
                 save_key=lambda k: store.write(MOUNT + "/key", k), table_id=o["id"])

@@ -18,24 +18,9 @@ if ROOT == "tools":
 sys.path.insert(0, ROOT + "/firmware")
 
 from table import frame as F  # noqa: E402
+from table import ptyport  # noqa: E402
 from table.link import Link  # noqa: E402
 from table.xfer import MemObjects, Transfers  # noqa: E402
-
-_VTIME = 5  # indexes into termios cc on Linux
-_VMIN = 6
-
-
-def open_tty(path):
-    import termios
-
-    f = open(path, "r+b")
-    fd = f.fileno()
-    termios.setraw(fd)
-    attr = termios.tcgetattr(fd)
-    attr[6][_VMIN] = 0  # a read returns what is there, possibly nothing
-    attr[6][_VTIME] = 0
-    termios.tcsetattr(fd, termios.TCSANOW, attr)
-    return f
 
 
 def parse(argv):
@@ -65,19 +50,8 @@ def parse(argv):
 
 def main():
     opts = parse(sys.argv[1:])
-    f = open(opts["fd"], "r+b") if opts["fd"] >= 0 else open_tty(opts["path"])
-
-    def read(mv):
-        try:
-            return f.readinto(mv)
-        except OSError:  # EIO on a pty master while no one holds the slave
-            return 0
-
-    def write(mv):
-        try:
-            return f.write(mv)
-        except OSError:
-            return len(mv)  # nobody listening: the reply is lost, as on a cut cable
+    f = ptyport.open_pty("fd:%d" % opts["fd"] if opts["fd"] >= 0 else opts["path"])
+    read, write = ptyport.stream(f)
 
     link = Link(
         read,
