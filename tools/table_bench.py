@@ -80,9 +80,8 @@ class Hello:
         self.data = bytes(((867 & 255), 867 >> 8)) + b"H" + bytes((50, 0)) + bytes(864)
         self.pos = 0
 
-    def readinto(self, mv):
-        n = len(mv)
-        mv[:] = self.data[self.pos:self.pos + n]
+    def readinto(self, buf, n):
+        buf[:n] = self.data[self.pos:self.pos + n]
         self.pos += n
         return n
 

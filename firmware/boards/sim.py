@@ -133,9 +133,9 @@ class Leds:
         t.op(11, len(self.buf), -1, self.buf)
 
 
-def _read(sock, mv, n):
-    """Exactly n bytes into mv[0:n] (a blocking stream's readinto waits for n)."""
-    if sock.readinto(mv[:n]) != n:
+def _read(sock, buf, n):
+    """Exactly n bytes into buf[0:n] (a blocking stream's readinto waits for n)."""
+    if sock.readinto(buf, n) != n:
         raise OSError(104, "virtual table closed the connection")
 
 
@@ -158,17 +158,16 @@ class SocketTable:
                 pass
         self.sock = sock
         h = bytearray(3 + _ENROLL)
-        _read(self.sock, memoryview(h), 2)
+        _read(self.sock, h, 2)
         if h[0] | h[1] << 8 != len(h):
             raise OSError(71, "bad hello from the virtual table")
-        _read(self.sock, memoryview(h), len(h))
+        _read(self.sock, h, len(h))
         if h[0] != 0x48:
             raise OSError(71, "bad hello from the virtual table")
         self.frame_ms = h[1] | h[2] << 8
         self.enrollment = bytes(h[3:])
         del h
         self.q = bytearray(_QCAP)  # q[0:2] the length, then the ops
-        self.qv = memoryview(self.q)
         self.n = 2
         self.rx = bytearray(256)
         self.rxv = memoryview(self.rx)
@@ -218,16 +217,15 @@ class SocketTable:
             q = self.q
             q[0] = (n - 2) & 0xFF
             q[1] = (n - 2) >> 8
-            mv = self.qv[:n]
-            while len(mv):
-                mv = mv[self.sock.write(mv):]
+            if self.sock.write(q, n) != n:  # a blocking stream writes all of it
+                raise OSError(104, "virtual table closed the connection")
             self.n = 2
 
     def call(self, n):
         """Send the queue, whose last op answers: rx[0] the status, then n
         bytes. Raises OSError(status) when the table says so."""
         self.flush()
-        _read(self.sock, self.rxv, 1 + n)
+        _read(self.sock, self.rx, 1 + n)
         if self.rx[0]:
             raise OSError(self.rx[0])
         return self.rx
