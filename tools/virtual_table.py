@@ -30,6 +30,7 @@ Wire format: see firmware/boards/sim.py.
 
 import os
 import random
+import select
 import socket
 import struct
 import subprocess
@@ -624,10 +625,13 @@ def dry_run(vt, max_steps=100000):
 class Messages:
     """The firmware's messages (u16 LE length, body) off the connection."""
 
-    def __init__(self, conn):
+    def __init__(self, conn, spin=200):
         self.conn = conn
         self.buf = bytearray()
         self.pos = 0
+        self.spin = spin
+        self.poller = select.poll()
+        self.poller.register(conn, select.POLLIN)
 
     def next(self):
         """(buffer, start, end) of the next body; valid until the next call."""
@@ -642,6 +646,11 @@ class Messages:
             if p:
                 del b[:p]
                 self.pos = 0
+            # the firmware answers within microseconds; waking a process that
+            # sleeps on a socket can take far longer: look a while first
+            for _ in range(self.spin):
+                if self.poller.poll(0):
+                    break
             chunk = self.conn.recv(1 << 16)
             if not chunk:
                 raise EOFError("firmware closed the connection")
