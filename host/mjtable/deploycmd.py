@@ -2,7 +2,7 @@
 
 1. compile firmware/ with mpy-cross for the RP2040 (armv6m) into
    build/firmware (tools/build_firmware.py), leaving out what only the unix
-   port needs (boards/chipsim/, boards/sim.py);
+   port needs (boards/chipsim/, boards/sim.py, table/ptyport.py);
 2. ask the board for the SHA-256 of each file it holds (mpremote exec) and copy
    with mpremote only the files that are new or differ;
 3. reset the board, then check over the link that it answers with the
@@ -26,8 +26,8 @@ import time
 from . import BadInput
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# unix-port only: the simulated chips and the simulated board
-EXCLUDE = ("boards/chipsim/", "boards/sim.py", "boards/sim.mpy")
+# unix-port only: the simulated chips and board, the link's pty stream
+EXCLUDE = ("boards/chipsim/", "boards/sim.py", "boards/sim.mpy", "table/ptyport.mpy")
 
 
 def add_parsers(sub):

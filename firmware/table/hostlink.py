@@ -1,0 +1,184 @@
+"""The host link tied to the controller (docs/hostcmds.md), imported only
+when a link is opened: main.py starts `HostLink.serve` as an asyncio task.
+The controller itself holds no link code: its logs are wrapped (LiveLogs) so
+records stream to watching hosts and each hand is sealed before it closes.
+"""
+
+import time
+
+from table import controller as C
+from table import store
+
+KEY_FILE = "key"  # the table key (32 bytes), table.store format
+LINK_BURST = 8  # link frames handled per wake of the link task
+
+
+class LiveLog:
+    """A hand's RecordLog as the controller sees it: each record also goes to
+    watching hosts (host.push_event), and close() seals the hand first
+    (host.seal: the HMAC record), so table/controller.py needs no link code."""
+
+    def __init__(self, log, host):
+        self._log = log
+        self._host = host
+        self.log_id = log.log_id
+
+    def append(self, rtype, payload):
+        self._log.append(rtype, payload)
+        if self._host.watching:  # build the event only for a watching host
+            self._host.push_event(bytes((rtype,)) + bytes(payload))
+
+    def head(self):
+        return self._log.head()
+
+    def close(self):
+        try:
+            self._host.seal(self._log)
+        except (OSError, ValueError):
+            pass  # an unsealed log is reported by the host, not fatal to the game
+        self._log.close()
+
+
+class LiveLogs:
+    """The LogStore the controller writes through: new logs are LiveLogs."""
+
+    def __init__(self, logs, host):
+        self._logs = logs
+        self._host = host
+
+    def can_start_hand(self):
+        return self._logs.can_start_hand()
+
+    def new_log(self):
+        return LiveLog(self._logs.new_log(), self._host)
+
+
+class HostLink:
+    """The host link tied to the controller (docs/hostcmds.md): rules and
+    match changes wait for the hand in play (busy); a pushed ruleset is
+    played from the next match; MATCH start begins one with the active
+    rules. The controller's logs are wrapped so records stream to watching
+    hosts and hands are sealed."""
+
+    def __init__(self, ctl, root, read, write, key=None, button=False,
+                 table_id=b"MJTABLE0", hands=0, rematch_ms=-1, match_file=None):
+        from table import hostcmds
+        from table.link import Link
+
+        self.ctl = ctl
+        self.root = root
+        self.hands = hands  # 0: the ruleset's own match length
+        self.rematch_ms = rematch_ms  # -1: only the host starts a match
+        self.match_file = match_file
+        self.matches = 1
+        self.next_rules = ctl.rs
+        self._done = False  # the DONE state was seen (at _done_at, ticks_ms)
+        self._done_at = time.ticks_ms()
+        logs = ctl.logs
+        self.link = Link(read, write, key=key, key_button_held=lambda: button,
+                         save_key=self._save_key, table_id=table_id)
+        self.host = hostcmds.install(
+            self.link, logs, root=root, rules=ctl.rs, on_rules=self._on_rules,
+            on_enroll=self._on_enroll, on_match=self._on_match, busy=self.busy,
+            current_log=self.current_log, table_id=table_id)
+        ctl.logs = LiveLogs(logs, self.host)
+
+    def _save_key(self, key):
+        store.write(self.root + "/" + KEY_FILE, key)
+
+    def busy(self):
+        return self.ctl.state == C.PLAY  # a hand in play
+
+    def current_log(self):
+        ctl = self.ctl
+        return ctl.log.log_id if ctl.log is not None else -1
+
+    def _on_rules(self, rs):
+        self.next_rules = rs  # the match under way keeps its rules
+
+    def _on_enroll(self, blob):
+        self.ctl.scanner.enroll.load_blob(blob)
+
+    def _on_match(self, op, args):
+        from table import frame as F
+        from table import hostcmds
+
+        if self.busy():
+            raise F.LinkError(F.E_BUSY)
+        if op == hostcmds.MATCH_START:
+            self.new_match()
+        else:
+            self.ctl.state = C.DONE  # no match under way
+
+    def new_match(self):
+        """Start a match with the active ruleset (the table must not be in a hand)."""
+        from sichuan import game as G
+
+        ctl = self.ctl
+        rs = self.next_rules
+        self.matches += 1
+        self.announce()
+        ctl.rs = rs
+        ctl.match = G.Match(rs)
+        ctl.state = C.IDLE  # the next hand starts on an empty table
+        self._done = False
+
+    def announce(self):
+        """Tell the virtual table (sim) which rules the match coming up plays."""
+        if self.match_file is None:
+            return
+        import binascii
+
+        rs = self.next_rules
+        with open(self.match_file, "w") as f:
+            f.write("%d %08x %s\n" % (self.matches, rs.crc(),
+                                       binascii.hexlify(rs.to_blob()).decode()))
+
+    def tick(self):
+        """Between frames: end a match after `hands` hands, start the next one
+        `rematch_ms` after the last ended."""
+        ctl = self.ctl
+        if self.hands and ctl.state == C.END and ctl.match.hand_no >= self.hands:
+            ctl.state = C.DONE  # the match is as long as asked
+        if ctl.state != C.DONE or self.rematch_ms < 0:
+            return
+        now = time.ticks_ms()
+        if not self._done:
+            self._done = True
+            self._done_at = now
+        elif time.ticks_diff(now, self._done_at) >= self.rematch_ms:
+            self.new_match()
+
+    async def serve(self, idle_ms):
+        """The link task: each wake handles at most LINK_BURST frames (each
+        bounded: one read, one frame, one write attempt), then yields, so the
+        game never waits on the host. idle_ms: the sleep when nothing came."""
+        import asyncio
+
+        link = self.link
+        host = self.host
+        while True:
+            n = 0
+            while n < LINK_BURST and link.poll():
+                n += 1
+            host.poll()
+            self.tick()
+            await asyncio.sleep_ms(0 if n else idle_ms)
+
+
+def load_key(root):
+    """The table key saved on flash (32 bytes), or None."""
+    st, key = store.load(root + "/" + KEY_FILE)
+    return key if st == store.OK and len(key) == 32 else None
+
+
+def key_button(board):
+    """The key button: seat 0's 过 key, sampled once at boot (docs/protocol.md,
+    The key). Holding it while the table powers up opens SETKEY."""
+    from drivers import buttons as B
+
+    try:
+        board.refresh_inputs()
+        return board.buttons[0].pins[B.GUO].value() == 0  # active low
+    except (OSError, IndexError):
+        return False
