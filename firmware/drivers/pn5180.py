@@ -54,35 +54,35 @@ EIO = const(5)
 
 # registers
 SYSTEM_CONFIG = const(0x00)
-IRQ_ENABLE = const(0x01)
+_IRQ_ENABLE = const(0x01)
 IRQ_STATUS = const(0x02)
 IRQ_CLEAR = const(0x03)
-TRANSCEIVE_CONTROL = const(0x04)
+_TRANSCEIVE_CONTROL = const(0x04)
 TIMER1_RELOAD = const(0x0C)
 TIMER1_CONFIG = const(0x0F)
-CRC_RX_CONFIG = const(0x12)
+_CRC_RX_CONFIG = const(0x12)
 RX_STATUS = const(0x13)
 TX_CONFIG = const(0x18)
-CRC_TX_CONFIG = const(0x19)
+_CRC_TX_CONFIG = const(0x19)
 RF_STATUS = const(0x1D)
 
 IRQ_RX = const(1 << 0)
 IRQ_TX = const(1 << 1)
 IRQ_IDLE = const(1 << 2)
 IRQ_TIMER1 = const(1 << 12)
-IRQ_TIMER2 = const(1 << 13)
+_IRQ_TIMER2 = const(1 << 13)
 IRQ_GENERAL_ERROR = const(1 << 17)
-_IRQ_DONE = const(IRQ_RX | IRQ_TIMER1 | IRQ_TIMER2 | IRQ_GENERAL_ERROR)
-RX_BYTES_MASK = const(0x1FF)
+_IRQ_DONE = const(IRQ_RX | IRQ_TIMER1 | _IRQ_TIMER2 | IRQ_GENERAL_ERROR)
+_RX_BYTES_MASK = const(0x1FF)
 RX_COLLISION = const(1 << 18)
-RX_PROTOCOL_ERROR = const(1 << 17)
-RX_INTEGRITY_ERROR = const(1 << 16)
+_RX_PROTOCOL_ERROR = const(1 << 17)
+_RX_INTEGRITY_ERROR = const(1 << 16)
 STATE_WAIT_TRANSMIT = const(1)
 
-RF_TX_ISO15693 = const(0x0D)
-RF_RX_ISO15693 = const(0x8D)
+_RF_TX_ISO15693 = const(0x0D)
+_RF_RX_ISO15693 = const(0x8D)
 # Timer1: enable | prescaler on | 848 kHz | start on TX end | stop on RX start
-TIMER1_TIMEOUT_CONFIG = const(0x1 | 0x4 | (3 << 3) | (1 << 11) | (1 << 20))
+_TIMER1_TIMEOUT_CONFIG = const(0x1 | 0x4 | (3 << 3) | (1 << 11) | (1 << 20))
 TIMER1_TIMEOUT_TICKS = const(424)  # 500 us at 848 kHz > t1max + SOF (380 us)
 
 ANT_RACK = const(0)
@@ -288,7 +288,7 @@ class PN5180:
             raise OSError(EIO, "PN5180 not answering")
         self.load_iso15693()
         self.write_register(TIMER1_RELOAD, TIMER1_TIMEOUT_TICKS)
-        self.write_register(TIMER1_CONFIG, TIMER1_TIMEOUT_CONFIG)
+        self.write_register(TIMER1_CONFIG, _TIMER1_TIMEOUT_CONFIG)
         self.select_antenna(ANT_RACK)
 
     def select_antenna(self, which):
@@ -396,8 +396,8 @@ class PN5180:
         if rxs & RX_COLLISION:
             self.collisions += 1
             self._push(self._mask_len, self._slot)
-        elif (rxs & RX_BYTES_MASK) == _RESP_LEN and not rxs & (
-                RX_PROTOCOL_ERROR | RX_INTEGRITY_ERROR):
+        elif (rxs & _RX_BYTES_MASK) == _RESP_LEN and not rxs & (
+                _RX_PROTOCOL_ERROR | _RX_INTEGRITY_ERROR):
             self._frame_out(_F_READ_DATA)
             self._frame_in(self._rx)
             if self._rx[0] & 0x01 == 0:  # response flags: no error

@@ -32,6 +32,7 @@ from micropython import const
 
 PICO_FS_BYTES = const(1441792)  # 1408 KiB, RPI_PICO default filesystem
 BLOCK_SIZE = const(4096)
+_ERASE_PIECE = const(256)  # bytes; a larger block size must be a multiple
 PROG_SIZE = const(256)  # rp2 _boot.py mounts VfsLfs2(bdev, progsize=256): flash page
 EIO = const(5)
 
@@ -48,7 +49,7 @@ class FileBlockDev:
     """
 
     def __init__(self, path, block_size=BLOCK_SIZE, block_count=PICO_FS_BYTES // BLOCK_SIZE):
-        if block_size <= 0 or block_count <= 0:
+        if block_size <= 0 or block_size % min(block_size, _ERASE_PIECE) or block_count <= 0:
             raise ValueError("bad geometry")
         self.block_size = block_size
         self.block_count = block_count
@@ -67,7 +68,9 @@ class FileBlockDev:
                 f.write(ff[:n] if n < block_size else ff)
                 have += n
             f.flush()
-        self._ff = bytearray(b"\xff" * block_size)  # preallocated erase pattern
+        # erase pattern, written in pieces: the sim's heap should hold about
+        # what the board's (whose flash erases itself) would
+        self._ff = b"\xff" * min(block_size, _ERASE_PIECE)
         self.writes = 0  # program + erase operations that reached the image
         self.erases = 0  # of which erases (flash wear)
         self.cut = False  # True once the armed cut has happened
@@ -140,9 +143,11 @@ class FileBlockDev:
             if not self._gate():
                 self._torn = True  # an interrupted erase leaves the block as it was
                 return -EIO
-            self._f.seek(pos)
-            self._f.write(self._ff)
-            self._f.flush()
+            f = self._f
+            f.seek(pos)
+            for _ in range(self.block_size // len(self._ff)):
+                f.write(self._ff)
+            f.flush()
             self.writes += 1
             self.erases += 1
             return 0
