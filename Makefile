@@ -10,7 +10,7 @@ STAMP   := $(VENV)/.setup-stamp
 FW      := firmware
 HEAP    ?= 96K
 
-.PHONY: setup test test-py test-mp lint typecheck firmware demo demo-calc bench deploy clean
+.PHONY: setup test test-long test-py test-mp lint typecheck firmware demo demo-calc bench deploy clean
 
 setup: $(STAMP)
 
@@ -26,6 +26,12 @@ $(STAMP): requirements.txt tools/stubs-requirements.txt pyproject.toml
 # Everything: pytest on CPython, the core suite on MicroPython, mpy-cross
 # over every firmware file, ruff, and the type check against the rp2 stubs.
 test: setup firmware lint typecheck test-mp test-py
+
+# The long run of the faulty-reads bot test: 200 hands on the virtual table
+# with 5% missed reads and phantom, duplicated and unknown tags (`make test`
+# plays 16 of them); 40 to 60 minutes.
+test-long: setup firmware
+	MJ_BOT_HANDS=200 $(BIN)/pytest -q tests/host/test_table_scenarios.py -k bot_hands
 
 test-py: setup
 	$(BIN)/pytest
