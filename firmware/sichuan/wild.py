@@ -117,20 +117,28 @@ def _gw(c, o, s):
     return m
 
 
+def _drop1(c, o, s, w):
+    """For each held rank z = s mod 3 (s: the suit's rank sum) whose removal
+    leaves the suit at o groups, the bits (w << z >> 2) & 511: w = 4 gives z
+    itself, w = 31 the ranks z-2..z+2."""
+    m = 0
+    z = s % 3
+    while z < 9:
+        if c[o + z]:
+            c[o + z] -= 1
+            if _groups(c, o):
+                m |= (w << z >> 2) & 511
+            c[o + z] += 1
+        z += 3
+    return m
+
+
 def _pw(c, o, stop):
     """Ranks r such that the suit at o plus rank r is the pair and groups: r pairs
     a held single (the rest groups: r = rank sum mod 3), or a held pair is set
     aside and r joins groups. stop: at the first."""
     s = _rank_sum(c, o)
-    m = 0
-    r = s % 3
-    while r < 9:
-        if c[o + r]:
-            c[o + r] -= 1
-            if _groups(c, o):
-                m |= 1 << r
-            c[o + r] += 1
-        r += 3
+    m = _drop1(c, o, s, 4)
     for p in range(9):
         if c[o + p] >= 2 and not (m and stop):
             c[o + p] -= 2
@@ -166,15 +174,7 @@ def _two(c, o, stop):
     two tiles one or two ranks apart); their rank sum is fixed mod 3.
     stop: return at the first pair found."""
     s = _rank_sum(c, o)
-    m = 0
-    z = s % 3
-    while z < 9:
-        if c[o + z]:
-            c[o + z] -= 1
-            if _groups(c, o):
-                m |= (31 << z >> 2) & 511
-            c[o + z] += 1
-        z += 3
+    m = _drop1(c, o, s, 31)
     if m and stop:
         return m
     x = _occ(c, o)
