@@ -36,14 +36,24 @@ def _wins_with(d, k, faces, lo, void, hit):
     return hit
 
 
-def _brute_waits(c, w1, w2, void, limit):
+def _real_tiles(c, w1, w2, void):
+    """(the hand without its wild copies, their number), or None if a real
+    tile is of the void suit."""
     d = bytearray(c)
     wn = d[w1] + d[w2]
     d[w1] = 0
     d[w2] = 0
     for f in range(27):
         if d[f] and f // 9 == void:
-            return 0
+            return None
+    return d, wn
+
+
+def _brute_waits(c, w1, w2, void, limit):
+    real = _real_tiles(c, w1, w2, void)
+    if real is None:
+        return 0
+    d, wn = real
     # faces that occur in some winning completion by W + 1 free tiles: one of
     # them is the drawn tile, the other W are the wilds (interchangeable)
     hit = _wins_with(d, wn + 1, _faces(void), 0, void, 0)
@@ -60,14 +70,8 @@ def _brute_waits(c, w1, w2, void, limit):
 
 
 def _brute_win(c, w1, w2, void):
-    d = bytearray(c)
-    wn = d[w1] + d[w2]
-    d[w1] = 0
-    d[w2] = 0
-    for f in range(27):
-        if d[f] and f // 9 == void:
-            return False
-    return _wins_with(d, wn, _faces(void), 0, void, 0) != 0
+    real = _real_tiles(c, w1, w2, void)
+    return real is not None and _wins_with(real[0], real[1], _faces(void), 0, void, 0) != 0
 
 
 def _hand(rng, size, wn, void, w1, w2):

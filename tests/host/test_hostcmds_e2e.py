@@ -44,15 +44,6 @@ class Table:
 
 
 @pytest.fixture
-def env(tmp_path, monkeypatch):
-    monkeypatch.setenv("MJTABLE_KEYFILE", str(tmp_path / "key"))
-    monkeypatch.setenv("MJTABLE_ARCHIVE", str(tmp_path / "archive.sqlite"))
-    monkeypatch.delenv("MJTABLE_KEY", raising=False)
-    (tmp_path / "key").write_text(KEY.hex())
-    return tmp_path
-
-
-@pytest.fixture
 def table(env):
     t = Table(env)
     yield t

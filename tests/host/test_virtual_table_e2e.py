@@ -12,21 +12,11 @@ import os
 import subprocess
 import time
 
-import pytest
 from mjtable import cli
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXE = os.path.join(ROOT, ".venv", "bin", "mjtable")
 KEY = bytes(range(11, 43))
-
-
-@pytest.fixture
-def env(tmp_path, monkeypatch):
-    monkeypatch.setenv("MJTABLE_KEYFILE", str(tmp_path / "key"))
-    monkeypatch.setenv("MJTABLE_ARCHIVE", str(tmp_path / "archive.sqlite"))
-    monkeypatch.delenv("MJTABLE_KEY", raising=False)
-    (tmp_path / "key").write_text(KEY.hex())
-    return tmp_path
 
 
 def run(capsys, *argv):
