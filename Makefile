@@ -31,7 +31,7 @@ test: setup firmware lint typecheck test-mp test-py
 # with 5% missed reads and phantom, duplicated and unknown tags (`make test`
 # plays 16 of them); 40 to 60 minutes.
 test-long: setup firmware
-	MJ_BOT_HANDS=200 $(BIN)/pytest -q tests/host/test_table_scenarios.py -k bot_hands
+	MJ_BOT_HANDS=200 MJ_BOT_JOBS=$$(nproc) $(BIN)/pytest -q tests/host/test_table_scenarios.py -k bot_hands
 
 test-py: setup
 	$(BIN)/pytest
