@@ -3,12 +3,20 @@
 1. compile firmware/ with mpy-cross for the RP2040 (armv6m) into
    build/firmware (tools/build_firmware.py), leaving out what only the unix
    port needs (boards/chipsim/, boards/sim.py, table/ptyport.py);
-2. ask the board for the SHA-256 of each file it holds (mpremote exec) and copy
+2. if the board's MicroPython has a ROMFS partition big enough (`mpremote
+   romfs query`), write the compiled packages there as one image (`mpremote
+   romfs deploy`): their code then runs in place from flash, as frozen code
+   would, and costs no heap (the virtual table measures the heap that way:
+   tools/mprun.py). Only main.py goes to the filesystem, and code left there
+   by an earlier file deploy is removed, since it would shadow the image.
+   Without ROMFS (or with --files) every file is copied to the filesystem
+   and its code loads into RAM when imported;
+3. ask the board for the SHA-256 of each file it holds (mpremote exec) and copy
    with mpremote only the files that are new or differ;
-3. reset the board, then check over the link that it answers with the
+4. reset the board, then check over the link that it answers with the
    firmware version of this tree.
---dry-run does 1 and 2 and lists each file it would copy and why, copying
-nothing (without a reachable board: every file, "board not checked").
+--dry-run does 1-3 and lists what it would write and why, writing nothing
+(without a reachable board: every file, "board not checked").
 --port is the REPL's serial port (mpremote's); the link is found by USB id
 (or --link-port).
 """
@@ -35,6 +43,8 @@ def add_parsers(sub):
     p.add_argument("--port", metavar="P", help="the board's REPL serial port (for mpremote)")
     p.add_argument("--link-port", metavar="P", help="the link's port for the version check")
     p.add_argument("--dry-run", action="store_true", help="list what would be copied, and why")
+    p.add_argument("--files", action="store_true",
+                   help="copy every file to the filesystem even if the board has ROMFS")
     p.add_argument("--src", default=os.path.join(ROOT, "firmware"),
                    help="firmware source tree (default: firmware/ of this checkout)")
     p.add_argument("--build", default=os.path.join(ROOT, "build", "firmware"))
@@ -98,6 +108,53 @@ def plan(local: dict, remote) -> list:
     return todo
 
 
+_ROM_SIZE = re.compile(r"ROMFS0 partition has size (\d+) bytes")
+
+
+def rom_size(query: str) -> int:
+    """Bytes of the board's first ROMFS partition, from what `mpremote romfs
+    query` printed; 0 when it has none ("ROMFS is not enabled", no partition)."""
+    m = _ROM_SIZE.search(query)
+    return int(m.group(1)) if m else 0
+
+
+def split_rom(local: dict) -> tuple:
+    """(files for the filesystem, files for the ROMFS image) of a manifest:
+    the top-level files (main.py, run as source) stay files, the packages
+    go in the image."""
+    fs = {p: h for p, h in local.items() if "/" not in p}
+    return fs, {p: h for p, h in local.items() if "/" in p}
+
+
+def shadowing(rom: dict, remote) -> list:
+    """Package files an earlier file deploy left on the board's filesystem:
+    the filesystem comes first on sys.path, so they would run instead of the image."""
+    return [] if remote is None else sorted(p for p in rom if remote.get(p) is not None)
+
+
+def stage_rom(build_dir: str, rom: dict, stage: str) -> int:
+    """Copy the image's files into stage; the image's size in bytes."""
+    import shutil
+
+    if os.path.isdir(stage):
+        shutil.rmtree(stage)
+    for path in rom:
+        os.makedirs(os.path.join(stage, os.path.dirname(path)), exist_ok=True)
+        shutil.copyfile(os.path.join(build_dir, path), os.path.join(stage, path))
+    out = stage + ".romfs"
+    r = subprocess.run([mpremote(), "romfs", "-o", out, "build", stage],
+                       capture_output=True, text=True, timeout=120)
+    if r.returncode or not os.path.exists(out):
+        raise BadInput("romfs build failed: %s" % (r.stderr or r.stdout).strip()[-300:])
+    return os.path.getsize(out)
+
+
+def query_rom(port: str) -> int:
+    r = subprocess.run([mpremote(), "connect", port, "romfs", "query"],
+                       capture_output=True, text=True, timeout=60)
+    return rom_size(r.stdout) if r.returncode == 0 else 0
+
+
 def mpremote() -> str:
     here = os.path.join(os.path.dirname(sys.executable), "mpremote")
     return here if os.path.exists(here) else "mpremote"
@@ -134,9 +191,15 @@ def remote_hashes(port: str, paths) -> dict:
     return out
 
 
-def copy(port: str, build_dir: str, todo) -> None:
+def copy(port: str, build_dir: str, todo, stage=None, remove=()) -> None:
+    """Write the ROMFS image from stage (if given), remove the shadowing files,
+    copy the files of todo, reset."""
     dirs = sorted({os.path.dirname(p) for p, _ in todo if os.path.dirname(p)})
     cmd = [mpremote(), "connect", port]
+    if stage is not None:
+        cmd += ["romfs", "deploy", stage, "+"]
+    for path in remove:
+        cmd += ["fs", "rm", ":" + path, "+"]
     for d in dirs:  # parents first; an existing folder is not an error for mkdir -p style
         cmd += ["exec", "import os\ntry:\n os.mkdir(%r)\nexcept OSError:\n pass" % d, "+"]
     for path, _why in todo:
@@ -176,34 +239,54 @@ def check_version(args, want: str) -> None:
     print("the board answers: firmware %s" % got)
 
 
-def deploy(args):
-    local = build(args.src, args.build)
-    remote = None
-    port = args.port
-    if not args.no_board:
-        if port is None:
-            from . import link as L
+def find_port(args):
+    """The REPL port: --port, else the last interface of the first table found
+    (the REPL's sorts last); None when there is no board and this is a dry run."""
+    if args.port is not None or args.no_board:
+        return args.port
+    from . import link as L
 
-            found = L.find_table_ports()
-            if not found:
-                if not args.dry_run:
-                    raise BadInput("no board found (USB VID 0x2E8A); give --port")
-                print("no board found: listing every file")
-            else:
-                port = found[-1]  # the REPL's interface sorts last
-        if port is not None:
-            remote = remote_hashes(port, local)
-    todo = plan(local, remote)
+    found = L.find_table_ports()
+    if found:
+        return found[-1]
+    if not args.dry_run:
+        raise BadInput("no board found (USB VID 0x2E8A); give --port")
+    print("no board found: listing every file")
+    return None
+
+
+def deploy(args, query=query_rom):
+    local = build(args.src, args.build)
+    port = find_port(args)
+    size = query(port) if port is not None and not args.files else 0
+    files, rom = split_rom(local) if size else (local, {})
+    stage = None
+    if rom:
+        stage = args.build + "-rom"
+        need = stage_rom(args.build, rom, stage)
+        if need > size:
+            raise BadInput("the firmware's ROMFS image is %d bytes, the board's partition %d;"
+                           " deploy with --files" % (need, size))
+        print("%s ROMFS image: %d files, %d of %d bytes (code runs from flash)"
+              % ("would write" if args.dry_run else "write", len(rom), need, size))
+    remote = remote_hashes(port, local) if port is not None else None
+    remove = shadowing(rom, remote)
+    for path in remove:
+        print("%s %-28s shadows the ROMFS image" % ("would remove" if args.dry_run else "remove",
+                                                    path))
+    todo = plan(files, remote)
     for path, why in todo:
         print("%s %-28s %s" % ("would copy" if args.dry_run else "copy", path, why))
     print("%d of %d file(s) %s; left out for the unix port only: %s"
-          % (len(todo), len(local), "to copy" if args.dry_run else "copied",
+          % (len(todo), len(files), "to copy" if args.dry_run else "copied",
              ", ".join(EXCLUDE[:2])))
+    if not rom and port is not None:
+        print("no ROMFS on the board: the code loads into RAM when imported")
     if args.dry_run:
         return 0
     if remote is None:
         raise BadInput("give --port to deploy")
-    if todo:
-        copy(port, args.build, todo)
+    if todo or stage or remove:
+        copy(port, args.build, todo, stage, remove)
     check_version(args, source_version(args.src))
     return 0

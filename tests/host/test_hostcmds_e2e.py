@@ -308,6 +308,42 @@ def test_deploy_dry_run_lists_the_board_files(env, capsys):
         "new on the board")
 
 
+def test_deploy_puts_the_packages_in_romfs_when_the_board_has_it(env, capsys, monkeypatch):
+    import argparse
+
+    from mjtable import BadInput, deploycmd
+
+    # what `mpremote romfs query` prints (mpremote/commands.py)
+    assert deploycmd.rom_size("ROMFS is not enabled on this device\n") == 0
+    assert deploycmd.rom_size("No ROMFS partitions available\n") == 0
+    assert deploycmd.rom_size("ROMFS0 partition has size 262144 bytes (64 blocks of 4096 bytes"
+                              " each)\n  Raw contents: ff:ff ...\n") == 262144
+    build = env / "fw"
+    local = deploycmd.build(os.path.join(ROOT, "firmware"), str(build))
+    # a board that holds main.py as built and, from a file deploy, one package file
+    board = {"main.py": local["main.py"], "sichuan/fan.mpy": "0" * 64}
+    monkeypatch.setattr(deploycmd, "remote_hashes",
+                        lambda port, paths: {p: board.get(p) for p in paths})
+    args = argparse.Namespace(src=os.path.join(ROOT, "firmware"), build=str(build), port="X",
+                              no_board=False, dry_run=True, files=False, link_port=None)
+    assert deploycmd.deploy(args, query=lambda port: 256 * 1024) == 0
+    out = capsys.readouterr().out
+    n = len(local) - 1
+    assert "would write ROMFS image: %d files" % n in out
+    assert "would remove sichuan/fan.mpy" in out  # it would run instead of the image
+    assert "would copy" not in out  # main.py is already there
+    assert os.path.getsize(str(build) + "-rom.romfs") < 256 * 1024
+    # a partition too small for the image: refused, nothing written
+    with pytest.raises(BadInput, match="deploy with --files"):
+        deploycmd.deploy(args, query=lambda port: 4096)
+    # no ROMFS, or --files: every file to the filesystem, as before
+    args.files = True
+    assert deploycmd.deploy(args, query=lambda port: 256 * 1024) == 0
+    out = capsys.readouterr().out
+    assert "ROMFS image" not in out and "would copy sichuan/fan.mpy" in out
+    assert "the code loads into RAM" in out
+
+
 def test_monitor_shows_the_live_hand(env, capsys):
     t = Table(env, hands=0, extra=("--bots", "--pace", "1"))
     try:
