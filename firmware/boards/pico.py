@@ -1,7 +1,7 @@
 """Pin map and wiring of the reference board: a Raspberry Pi Pico (RP2040).
 
-The same table is in hardware/pinmap.md; tests/drivers/test_pinmap.py checks
-they agree. GPIO budget (26 usable: GP0..GP22, GP26..GP28):
+The same table is in hardware/pinmap.md (PINMAP below); tests/drivers/test_pinmap.py
+checks they agree. GPIO budget (26 usable: GP0..GP22, GP26..GP28):
 - SPI0 shared by the four PN5180 readers: SCK, MOSI, MISO (3);
 - per reader its own NSS, BUSY, RST and antenna-select line (4 x 4 = 16).
   Own BUSY lines because the BUSY handshake is per chip and a shared line
@@ -36,43 +36,40 @@ from drivers.mcp23017 import MCP23017
 from drivers.pn5180 import PN5180
 from drivers.ws2812 import SeatLeds
 
-SEATS = const(4)
-KEYS_PER_SEAT = const(7)
+# Private: mpy-cross folds a `_NAME = const(n)` into the code, where a public
+# constant would put its name in the module's dictionary and, loaded from
+# ROMFS, intern it in RAM. The values are in PINMAP (tests/drivers/test_pinmap.py
+# checks that make() wires exactly those pins, and that hardware/pinmap.md agrees).
+_SEATS = const(4)
+_KEYS_PER_SEAT = const(7)
 
-SPI_ID = const(0)
-SPI_BAUD = const(2_000_000)  # PN5180 allows 7 MHz; 2 MHz for the cable runs to the seats
-SPI_SCK = const(2)
-SPI_MOSI = const(3)
-SPI_MISO = const(4)
+_SPI_ID = const(0)
+_SPI_BAUD = const(2_000_000)  # PN5180 allows 7 MHz; 2 MHz for the cable runs to the seats
+_SPI_SCK = const(2)
+_SPI_MOSI = const(3)
+_SPI_MISO = const(4)
 NSS = (5, 6, 7, 8)
 BUSY = (9, 10, 11, 12)
 RST = (13, 14, 15, 16)
 ANT = (17, 18, 19, 20)
 
-I2C_ID = const(1)
-I2C_FREQ = const(100_000)  # four seats of cable on one bus: stay at standard mode
-I2C_SDA = const(26)
-I2C_SCL = const(27)
+_I2C_ID = const(1)
+_I2C_FREQ = const(100_000)  # four seats of cable on one bus: stay at standard mode
+_I2C_SDA = const(26)
+_I2C_SCL = const(27)
 
-LED_DATA = const(22)
-LEDS_PER_SEAT = const(3)
+_LED_DATA = const(22)
+_LEDS_PER_SEAT = const(3)
 
 DISPLAY_ADDR = (0x70, 0x71, 0x72, 0x73)
 EXPANDER_ADDR = (0x20, 0x21, 0x22, 0x23)
 
-# (constant name, GPIO) - the one table, mirrored in hardware/pinmap.md
-PINS = (
-    ("SPI_SCK", SPI_SCK),
-    ("SPI_MOSI", SPI_MOSI),
-    ("SPI_MISO", SPI_MISO),
-    ("NSS0", NSS[0]), ("NSS1", NSS[1]), ("NSS2", NSS[2]), ("NSS3", NSS[3]),
-    ("BUSY0", BUSY[0]), ("BUSY1", BUSY[1]), ("BUSY2", BUSY[2]), ("BUSY3", BUSY[3]),
-    ("RST0", RST[0]), ("RST1", RST[1]), ("RST2", RST[2]), ("RST3", RST[3]),
-    ("ANT0", ANT[0]), ("ANT1", ANT[1]), ("ANT2", ANT[2]), ("ANT3", ANT[3]),
-    ("LED_DATA", LED_DATA),
-    ("I2C_SDA", I2C_SDA),
-    ("I2C_SCL", I2C_SCL),
-)
+# The one pin table, "CONSTANT GPIO" pairs, mirrored in hardware/pinmap.md.
+# One string rather than a tuple of names: it stays in flash, where each
+# name of a tuple would be interned in RAM.
+PINMAP = ("SPI_SCK 2 SPI_MOSI 3 SPI_MISO 4 NSS0 5 NSS1 6 NSS2 7 NSS3 8 BUSY0 9 BUSY1 10"
+          " BUSY2 11 BUSY3 12 RST0 13 RST1 14 RST2 15 RST3 16 ANT0 17 ANT1 18 ANT2 19"
+          " ANT3 20 LED_DATA 22 I2C_SDA 26 I2C_SCL 27")
 
 
 def key_bits(seat):
@@ -125,11 +122,11 @@ def make(machine, neopixel=None):
     """Build the Board from a `machine` module (and `neopixel`, imported here
     when not given)."""
     Pin = machine.Pin
-    spi = machine.SPI(SPI_ID, baudrate=SPI_BAUD, polarity=0, phase=0, sck=Pin(SPI_SCK),
-                      mosi=Pin(SPI_MOSI), miso=Pin(SPI_MISO))
-    i2c = machine.I2C(I2C_ID, scl=Pin(I2C_SCL), sda=Pin(I2C_SDA), freq=I2C_FREQ)
+    spi = machine.SPI(_SPI_ID, baudrate=_SPI_BAUD, polarity=0, phase=0, sck=Pin(_SPI_SCK),
+                      mosi=Pin(_SPI_MOSI), miso=Pin(_SPI_MISO))
+    i2c = machine.I2C(_I2C_ID, scl=Pin(_I2C_SCL), sda=Pin(_I2C_SDA), freq=_I2C_FREQ)
     readers = []
-    for s in range(SEATS):
+    for s in range(_SEATS):
         readers.append(PN5180(
             spi,
             Pin(NSS[s], Pin.OUT, value=1),
@@ -140,12 +137,12 @@ def make(machine, neopixel=None):
     displays = [HT16K33(i2c, a) for a in DISPLAY_ADDR]
     expanders = [MCP23017(i2c, a) for a in EXPANDER_ADDR]
     buttons = []
-    for s in range(SEATS):
+    for s in range(_SEATS):
         ex, first = key_bits(s)
-        pins = [expanders[ex].pin(first + k) for k in range(KEYS_PER_SEAT)]
+        pins = [expanders[ex].pin(first + k) for k in range(_KEYS_PER_SEAT)]
         buttons.append(Buttons(pins))
     if neopixel is None:
         import neopixel
-    np = neopixel.NeoPixel(Pin(LED_DATA, Pin.OUT), SEATS * LEDS_PER_SEAT)
-    leds = SeatLeds(np, SEATS)
+    np = neopixel.NeoPixel(Pin(_LED_DATA, Pin.OUT), _SEATS * _LEDS_PER_SEAT)
+    leds = SeatLeds(np, _SEATS)
     return Board(spi, i2c, readers, displays, expanders, buttons, leds)

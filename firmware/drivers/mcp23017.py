@@ -19,11 +19,11 @@ except ImportError:  # CPython tests
         return x
 
 
-IODIRA = const(0x00)
-IPOLA = const(0x02)
-GPPUA = const(0x0C)
-GPIOA = const(0x12)
-OLATA = const(0x14)
+_IODIRA = const(0x00)
+_IPOLA = const(0x02)
+_GPPUA = const(0x0C)
+_GPIOA = const(0x12)
+_OLATA = const(0x14)
 
 
 class ExpanderPin:
@@ -64,14 +64,14 @@ class MCP23017:
         """Direction (1 = input) and pull-ups per bit; bit 0..7 port A, 8..15 B."""
         if not 0 <= inputs <= 0xFFFF or not 0 <= pullups <= 0xFFFF:
             raise ValueError("16-bit masks")
-        self._write_pair(IODIRA, inputs)
-        self._write_pair(IPOLA, 0)
-        self._write_pair(GPPUA, pullups)
+        self._write_pair(_IODIRA, inputs)
+        self._write_pair(_IPOLA, 0)
+        self._write_pair(_GPPUA, pullups)
         self.read()
 
     def read(self):
         """Both ports in one transaction; returns and caches the 16-bit level."""
-        self.i2c.readfrom_mem_into(self.addr, GPIOA, self._buf)
+        self.i2c.readfrom_mem_into(self.addr, _GPIOA, self._buf)
         self.state = self._buf[0] | (self._buf[1] << 8)
         return self.state
 
@@ -79,7 +79,7 @@ class MCP23017:
         """Output latches (only bits configured as outputs show on the pins)."""
         if not 0 <= value <= 0xFFFF:
             raise ValueError("16-bit value")
-        self._write_pair(OLATA, value)
+        self._write_pair(_OLATA, value)
 
     def pin(self, bit):
         if not 0 <= bit < 16:

@@ -53,37 +53,37 @@ ETIMEDOUT = const(110)
 EIO = const(5)
 
 # registers
-SYSTEM_CONFIG = const(0x00)
+_SYSTEM_CONFIG = const(0x00)
 _IRQ_ENABLE = const(0x01)
-IRQ_STATUS = const(0x02)
-IRQ_CLEAR = const(0x03)
+_IRQ_STATUS = const(0x02)
+_IRQ_CLEAR = const(0x03)
 _TRANSCEIVE_CONTROL = const(0x04)
-TIMER1_RELOAD = const(0x0C)
-TIMER1_CONFIG = const(0x0F)
+_TIMER1_RELOAD = const(0x0C)
+_TIMER1_CONFIG = const(0x0F)
 _CRC_RX_CONFIG = const(0x12)
-RX_STATUS = const(0x13)
-TX_CONFIG = const(0x18)
+_RX_STATUS = const(0x13)
+_TX_CONFIG = const(0x18)
 _CRC_TX_CONFIG = const(0x19)
-RF_STATUS = const(0x1D)
+_RF_STATUS = const(0x1D)
 
-IRQ_RX = const(1 << 0)
-IRQ_TX = const(1 << 1)
-IRQ_IDLE = const(1 << 2)
-IRQ_TIMER1 = const(1 << 12)
+_IRQ_RX = const(1 << 0)
+_IRQ_TX = const(1 << 1)
+_IRQ_IDLE = const(1 << 2)
+_IRQ_TIMER1 = const(1 << 12)
 _IRQ_TIMER2 = const(1 << 13)
-IRQ_GENERAL_ERROR = const(1 << 17)
-_IRQ_DONE = const(IRQ_RX | IRQ_TIMER1 | _IRQ_TIMER2 | IRQ_GENERAL_ERROR)
+_IRQ_GENERAL_ERROR = const(1 << 17)
+_IRQ_DONE = const(_IRQ_RX | _IRQ_TIMER1 | _IRQ_TIMER2 | _IRQ_GENERAL_ERROR)
 _RX_BYTES_MASK = const(0x1FF)
-RX_COLLISION = const(1 << 18)
+_RX_COLLISION = const(1 << 18)
 _RX_PROTOCOL_ERROR = const(1 << 17)
 _RX_INTEGRITY_ERROR = const(1 << 16)
-STATE_WAIT_TRANSMIT = const(1)
+_STATE_WAIT_TRANSMIT = const(1)
 
 _RF_TX_ISO15693 = const(0x0D)
 _RF_RX_ISO15693 = const(0x8D)
 # Timer1: enable | prescaler on | 848 kHz | start on TX end | stop on RX start
 _TIMER1_TIMEOUT_CONFIG = const(0x1 | 0x4 | (3 << 3) | (1 << 11) | (1 << 20))
-TIMER1_TIMEOUT_TICKS = const(424)  # 500 us at 848 kHz > t1max + SOF (380 us)
+_TIMER1_TIMEOUT_TICKS = const(424)  # 500 us at 848 kHz > t1max + SOF (380 us)
 
 ANT_RACK = const(0)
 ANT_TRAY = const(1)
@@ -287,8 +287,8 @@ class PN5180:
         if major == 0xFF:
             raise OSError(EIO, "PN5180 not answering")
         self.load_iso15693()
-        self.write_register(TIMER1_RELOAD, TIMER1_TIMEOUT_TICKS)
-        self.write_register(TIMER1_CONFIG, _TIMER1_TIMEOUT_CONFIG)
+        self.write_register(_TIMER1_RELOAD, _TIMER1_TIMEOUT_TICKS)
+        self.write_register(_TIMER1_CONFIG, _TIMER1_TIMEOUT_CONFIG)
         self.select_antenna(ANT_RACK)
 
     def select_antenna(self, which):
@@ -312,8 +312,8 @@ class PN5180:
         """Idle -> transceive, then SEND_DATA the first n bytes of _req."""
         self._frame_out(_F_IDLE)
         self._frame_out(_F_TRANSCEIVE)
-        state = (self._reg_low(RF_STATUS) >> 24) & 7
-        if state != STATE_WAIT_TRANSMIT:
+        state = (self._reg_low(_RF_STATUS) >> 24) & 7
+        if state != _STATE_WAIT_TRANSMIT:
             raise OSError(EIO, "PN5180 not ready to transmit")
         self._frame_out(_F_CLEAR_IRQ)
         self._frame_out(self._reqv[n - 5])
@@ -390,10 +390,10 @@ class PN5180:
 
     def _slot_result(self, irq):
         """Collect what the finished slot brought: a UID, a collision or nothing."""
-        if not irq & IRQ_RX:
+        if not irq & _IRQ_RX:
             return
-        rxs = self._reg_low(RX_STATUS)
-        if rxs & RX_COLLISION:
+        rxs = self._reg_low(_RX_STATUS)
+        if rxs & _RX_COLLISION:
             self.collisions += 1
             self._push(self._mask_len, self._slot)
         elif (rxs & _RX_BYTES_MASK) == _RESP_LEN and not rxs & (
@@ -432,7 +432,7 @@ class PN5180:
         is still running, so a step is short and allocates nothing."""
         if not self._busy_scan:
             return True
-        irq = self._reg_low(IRQ_STATUS)
+        irq = self._reg_low(_IRQ_STATUS)
         if not irq & _IRQ_DONE:
             self._polls += 1
             if self._polls < self.irq_polls:

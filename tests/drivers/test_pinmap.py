@@ -28,28 +28,44 @@ def md_table():
     return rows
 
 
+def pins():
+    """{constant: gpio} of pico.PINMAP ("NAME GPIO" pairs)."""
+    w = pico.PINMAP.split()
+    assert len(w) % 2 == 0
+    out = {w[i]: int(w[i + 1]) for i in range(0, len(w), 2)}
+    assert len(out) * 2 == len(w), "constant listed twice"
+    return out
+
+
+def board():
+    _FakePin.made = []
+    return pico.make(_FakeMachine, _FakeNeo)
+
+
 def test_markdown_table_equals_pico_pins():
-    assert md_table() == dict(pico.PINS)
+    assert md_table() == pins()
 
 
 def test_no_gpio_used_twice_and_all_exist():
-    gpios = [g for _, g in pico.PINS]
+    gpios = list(pins().values())
     assert len(set(gpios)) == len(gpios)
     for g in gpios:
         assert g in USABLE, g
 
 
 def test_pins_are_valid_for_their_peripherals():
-    # RP2040 function select: SPI0 and I2C1 pin options
-    assert pico.SPI_ID == 0 and pico.SPI_SCK in (2, 6, 18, 22)
-    assert pico.SPI_MOSI in (3, 7, 19) and pico.SPI_MISO in (0, 4, 16, 20)
-    assert pico.I2C_ID == 1
-    assert pico.I2C_SDA in (2, 6, 10, 14, 18, 26) and pico.I2C_SCL in (3, 7, 11, 15, 19, 27)
+    # RP2040 function select: SPI0 and I2C1 pin options, as make() wires them
+    b = board()
+    spi, i2c = b.spi.kw, b.i2c.kw
+    assert b.spi.ident == 0 and spi["sck"].n in (2, 6, 18, 22)
+    assert spi["mosi"].n in (3, 7, 19) and spi["miso"].n in (0, 4, 16, 20)
+    assert b.i2c.ident == 1
+    assert i2c["sda"].n in (2, 6, 10, 14, 18, 26) and i2c["scl"].n in (3, 7, 11, 15, 19, 27)
 
 
 def test_per_seat_tuples_match_named_pins():
-    named = dict(pico.PINS)
-    for s in range(pico.SEATS):
+    named = pins()
+    for s in range(4):
         for name, table in (("NSS", pico.NSS), ("BUSY", pico.BUSY), ("RST", pico.RST),
                             ("ANT", pico.ANT)):
             assert named[name + str(s)] == table[s]
@@ -60,9 +76,10 @@ def test_i2c_addresses_distinct_and_keys_fit():
     assert len(set(addrs)) == len(addrs)
     assert pico.DISPLAY_ADDR == (0x70, 0x71, 0x72, 0x73)
     used = set()
-    for s in range(pico.SEATS):
+    seats = board().buttons
+    for s in range(len(seats)):
         ex, first = pico.key_bits(s)
-        for k in range(pico.KEYS_PER_SEAT):
+        for k in range(seats[s].n):
             bit = first + k
             assert 0 <= bit < 16 and (ex, bit) not in used
             used.add((ex, bit))
@@ -109,23 +126,23 @@ class _FakeNeo:
 
 
 def test_make_uses_the_table():
-    _FakePin.made = []
-    board = pico.make(_FakeMachine, _FakeNeo)
-    assert len(board.readers) == 4 and len(board.displays) == 4
-    assert len(board.buttons) == 4 and len(board.expanders) == 4
-    assert board.spi.ident == pico.SPI_ID
-    assert board.spi.kw["sck"].n == pico.SPI_SCK and board.spi.kw["miso"].n == pico.SPI_MISO
-    assert board.i2c.kw["sda"].n == pico.I2C_SDA and board.i2c.kw["scl"].n == pico.I2C_SCL
+    b = board()
+    named = pins()
+    assert len(b.readers) == 4 and len(b.displays) == 4
+    assert len(b.buttons) == 4 and len(b.expanders) == 4
+    assert b.spi.kw["sck"].n == named["SPI_SCK"] and b.spi.kw["miso"].n == named[
+        "SPI_MISO"] and b.spi.kw["mosi"].n == named["SPI_MOSI"]
+    assert b.i2c.kw["sda"].n == named["I2C_SDA"] and b.i2c.kw["scl"].n == named["I2C_SCL"]
     for s in range(4):
-        r = board.readers[s]
+        r = b.readers[s]
         assert r.nss.n == pico.NSS[s] and r.nss.mode == _FakePin.OUT and r.nss.v == 1
         assert r.busy.n == pico.BUSY[s] and r.busy.mode == _FakePin.IN
         assert r.rst.n == pico.RST[s] and r.ant.n == pico.ANT[s]
-        assert board.displays[s].addr == pico.DISPLAY_ADDR[s]
-    assert board.leds.np.pin.n == pico.LED_DATA
-    assert board.leds.per_seat == pico.LEDS_PER_SEAT
+        assert b.displays[s].addr == pico.DISPLAY_ADDR[s]
+    assert b.leds.np.pin.n == named["LED_DATA"]
+    assert b.leds.per_seat == 3 and all(k.n == 7 for k in b.buttons)
     made = sorted(p.n for p in _FakePin.made)
-    assert made == sorted(g for _, g in pico.PINS)
+    assert made == sorted(named.values())
 
 
 def test_pico_board_runs_on_the_chip_simulators():

@@ -45,7 +45,7 @@ class NeoPixelSim:
 class SimTable:
     def __init__(self, board, seed=1, miss_rate=0.0, phantom_rate=0.0, crosstalk_rate=0.0):
         self.board = board
-        seats = board.SEATS
+        seats = len(board.NSS)  # one reader per seat
         self.spi = SPIBusSim()
         self.i2c = I2CBusSim()
         self.readers = [
