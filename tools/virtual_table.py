@@ -66,6 +66,7 @@ HEAP = "256K"
 FW = os.path.join(ROOT, "build", "firmware")
 S_PLAY, S_END, S_DONE = 1, 2, 4
 KEY_HU, KEY_PENG, KEY_GANG, KEY_GUO, KEY_WAN = 0, 1, 2, 3, 4
+LONG_FRAMES = 20  # a long press (drivers.buttons long_ms 800) at 50 ms frames
 ALERT_TWO, ALERT_TAG = 4, 3
 
 
@@ -142,6 +143,10 @@ class Bots:
         if not g.check((G.HU, s, -1, 0)):
             return (G.HU, -1)
         h = g.hand[s]
+        if g.rs[R.P_QINGHU]:
+            for f in range(27):
+                if h[f] and not g.check((G.QINGHU, s, f, 0)):
+                    return (G.QINGHU, f)  # 请胡: five pairs, the single goes
         for k in (G.ANGANG, G.BUGANG):
             for f in range(27):
                 if h[f] and not g.check((k, s, f, 0)) and self.rng.random() < self.gang:
@@ -186,7 +191,9 @@ class VirtualTable:
     def __init__(self, preset="xuezhan", seed=1, dup=0.0, unknown=0.0, hands=None,
                  wait_limit=600, script=None, mistakes=None, silent_claims=False,
                  hasty=False, other_copy=False):
-        self.rs = presets.get(preset)
+        # a preset name, or a Ruleset (in-process runs of a variant no preset has)
+        self.rs = presets.get(preset) if isinstance(preset, str) else preset
+        self.np = self.rs[R.P_PLAYERS]  # players sit at seats 0..np-1 (docs/table.md)
         self.seed = seed
         self.rng = random.Random(seed)
         self.bots = Bots(random.Random(seed + 1))
@@ -232,6 +239,7 @@ class VirtualTable:
         self.hasty = hasty  # a 血流 自摸 tile is laid aside while 胡 is pressed
         self.timeouts = 0
         self.latency = []  # frames from a discard on the rack to its acceptance
+        self.qing = None  # (seat, face): 请胡 announced, its single not yet discarded
 
     # --- the physical table -----------------------------------------------
 
@@ -283,9 +291,10 @@ class VirtualTable:
                              else -1))
         return evs
 
-    def _press(self, seat, key):
+    def _press(self, seat, key, frames=2):
+        """Hold a key for `frames` frames (LONG_FRAMES: a long press)."""
         self.keys[seat] |= 1 << key
-        self.press_frames = 2
+        self.press_frames = frames
         self.pending_key = (seat, key)
 
     # --- the loop ---------------------------------------------------------------
@@ -377,7 +386,7 @@ class VirtualTable:
                 return
             d = exchange_direction(self.rs, self.match.hand_no)
             self.g = self.match.new_game(d)
-            self.wall = list(range(108))
+            self.wall = [t for t in range(108) if self.rs[R.P_SUITS] >> (t // 36) & 1]
             self.rng.shuffle(self.wall)
             self.river = []
             self.held = {}
@@ -494,7 +503,7 @@ class VirtualTable:
         ph = g.phase
         b = self.bots
         if ph == G.PH_DEAL:
-            for s in range(4):
+            for s in range(g.np):
                 if not g.status[s] & 1:
                     n = g.rs[R.P_HAND_SIZE] + (1 if s == g.dealer else 0)
                     tiles = [self.wall.pop() for _ in range(n)]
@@ -503,7 +512,7 @@ class VirtualTable:
                     self._apply((G.DEAL, s, [t // 4 for t in tiles]))
                     return
         elif ph == G.PH_EXCHANGE:
-            for s in range(4):
+            for s in range(g.np):
                 if not g.status[s] & 2:
                     faces = b.exchange(g, s)
                     tiles = []
@@ -519,12 +528,22 @@ class VirtualTable:
                                 self._move(t, None, 2 * e[1])
                     return
         elif ph == G.PH_DINGQUE:
-            for s in range(4):
+            for s in range(g.np):
                 if not g.status[s] & 4:
                     su = b.dingque(g, s)
                     self._press(s, KEY_WAN + su)
                     self._apply((G.DINGQUE, s, su))
                     return
+        elif self.qing is not None:
+            s, f = self.qing  # 请胡 announced (long 胡): the single leaves the rack
+            self.qing = None
+            t = self._on(2 * s, f)
+            self._move(t, 2 * s, None)
+            self.river.append(t)
+            self._apply((G.QINGHU, s, f))
+        elif ph in (G.PH_DRAW, G.PH_DISCARD) and not g.check((G.BAOHU, g.turn, -1, 0)):
+            self._press(g.turn, KEY_HU, LONG_FRAMES)  # 报胡 before the seat's first draw
+            self._apply((G.BAOHU, g.turn, -1))
         elif ph == G.PH_DRAW:
             s = g.turn
             t = self.wall.pop()
@@ -554,6 +573,9 @@ class VirtualTable:
                                 self._move(*mv)
                             else:
                                 self.later.append(mv)
+            elif kind == G.QINGHU:
+                self._press(s, KEY_HU, LONG_FRAMES)  # announce; the tile goes next step
+                self.qing = (s, f)
             elif kind == G.DISCARD:
                 t = self._on(2 * s, f)
                 self._move(t, 2 * s, None)
@@ -567,19 +589,19 @@ class VirtualTable:
                 self._apply((kind, s, f))
         elif ph in (G.PH_CLAIM, G.PH_ROB) and self.silent_claims:
             # nobody answers: the table's claim window runs out and passes for them
-            for s in range(4):
+            for s in range(g.np):
                 if g.prompt_mask(s):
                     a = G.PASS if g.check((G.PASS, s, -1, 0)) != MUST_WIN else G.HU
                     self._apply((a, s, -1))
                     self.timeouts += 1
         elif ph in (G.PH_CLAIM, G.PH_ROB):
-            for s in range(4):
+            for s in range(g.np):
                 if g.prompt_mask(s):
                     kind = b.claim(g, s)
                     before = list(g.nmeld)
                     self._press(s, _KEY_OF[kind])
                     self._apply((kind, s, -1))
-                    for t in range(4):
+                    for t in range(g.np):
                         if g.nmeld[t] > before[t]:
                             self._claimed(g, t)
                     return
@@ -860,7 +882,7 @@ def run(vt, miss=0.0, phantom=0.0, heap=HEAP, claim_ms=5000, frame_ms=50, on_fra
         "replay_totals": replay,
         "frames": vt.frames, "accepted": st.accepted if st else 0, "expected": vt.count,
         "mismatch": vt.mismatch, "stuck": vt.stuck, "error": err,
-        "totals": st.totals if st else None, "truth_totals": list(vt.match.totals),
+        "totals": st.totals[:vt.np] if st else None, "truth_totals": list(vt.match.totals),
         "hands": vt.match.hand_no, "hand_deltas": vt.hand_deltas, "faults": vt.faults,
         "alerts_seen": sorted(vt.alerts_seen), "stdout": out, "stderr": errout,
         "latency": vt.latency, "bus_calls": bus.calls if bus else 0,
@@ -908,7 +930,7 @@ class LocalStatus(Status):
         self.phase = g.phase if g is not None else 255
         self.turn = g.turn if g is not None else 255
         self.hand = ctl.match.hand_no
-        self.alerts = list(ctl.alerts.code)
+        self.alerts = list(ctl.alerts.code) + [0] * (4 - len(ctl.alerts.code))
         self.leds = [ctl.display.leds.state(s) for s in range(4)]
         self.settled = ctl.settled()
         self.totals = [ctl.score(s) for s in range(4)]
@@ -950,6 +972,6 @@ def run_inprocess(vt, miss=0.0, phantom=0.0, claim_ms=5000, frame_ms=50, logs=No
         ctl.refresh(now)
     st = LocalStatus(ctl, table, vt.frames)
     return {"frames": vt.frames, "accepted": ctl.accepted, "expected": vt.count,
-            "mismatch": vt.mismatch, "stuck": vt.stuck, "totals": st.totals,
+            "mismatch": vt.mismatch, "stuck": vt.stuck, "totals": st.totals[:vt.np],
             "truth_totals": list(vt.match.totals), "hands": vt.match.hand_no,
             "faults": vt.faults, "alerts_seen": sorted(vt.alerts_seen), "ctl": ctl}

@@ -21,6 +21,10 @@ sichuan.handlog.replay() re-scores.
 Claim keys: 胡 -> HU, 碰 -> PENG, 杠 -> ZHIGANG (in a claim window), 过 ->
 PASS; 胡 on one's own turn -> self-drawn HU; suit keys -> DINGQUE. 暗杠 and
 补杠 are read from the tiles alone (they move rack -> tray on one's turn).
+断卡根: a long press of 胡 (drivers.buttons LONG) -> BAOHU before the seat's
+first draw, else it announces 请胡 and the seat's next discard is QINGHU.
+Two or three players sit at seats 0..players-1; the other seats' keys and
+readers are not used and their displays show "----".
 """
 
 from drivers import buttons as B
@@ -32,7 +36,7 @@ from sichuan.claims import MUST_WIN, ST_GAVE, ST_QUE, ST_WON
 from sichuan.settle import EV_HAND_END, EV_PAY, EV_PHASE
 from table import alerts
 from table.alerts import Alerts
-from table.display import S_DINGQUE, S_EXCHANGE, S_IDLE, S_PLAY, S_WON, TableDisplay
+from table.display import S_DINGQUE, S_EXCHANGE, S_IDLE, S_OFF, S_PLAY, S_WON, TableDisplay
 from table.observe import Observer
 from table.scan import Scanner
 
@@ -80,7 +84,7 @@ class Controller:
         self.np = rs[R.P_PLAYERS]
         self.scanner = Scanner(board.readers, enroll, arrive, gone)
         self.obs = Observer(self.scanner, self.np)
-        self.alerts = Alerts(self.np)
+        self.alerts = Alerts(len(board.displays))
         self.display = TableDisplay(board.displays, board.leds, pay_ms)
         self.logs = logs
         self.claim_ms = claim_ms
@@ -104,6 +108,7 @@ class Controller:
         self._odd_since = 0
         self._odd_changes = -1
         self._full_at = 0
+        self.qing = -1  # the seat that announced 请胡 (long 胡), or -1
 
     # --- scanning ---------------------------------------------------------
 
@@ -201,6 +206,7 @@ class Controller:
         g = self.match.new_game(d)
         self.game = g
         self.obs.reset()
+        self.qing = -1
         for s in range(self.np):
             self.alerts.clear(s)
         self.display.clear_payments()
@@ -285,7 +291,10 @@ class Controller:
             return  # a tile is still arriving somewhere: read the table once it is still
         if self._hu_down():
             return  # 胡 is being pressed: the tile laid aside with it is not a discard
-        self._apply((a[0], a[1], a[2], now), now, False)
+        k = a[0]
+        if k == G.DISCARD and a[1] == self.qing:
+            k = G.QINGHU  # announced by a long 胡: this discard is the 请胡 single
+        self._apply((k, a[1], a[2], now), now, False)
 
     def _hu_down(self):
         bs = getattr(self.board, "buttons", None)
@@ -334,6 +343,8 @@ class Controller:
         self._flush(REC_ACT)
         self.accepted += 1
         self.last_action = a
+        if a[1] == self.qing:
+            self.qing = -1  # a 请胡 announced holds until the seat's next action
         self.alerts.clear(a[1])
         self.alerts.clear_table()
         for e in evs:
@@ -381,11 +392,15 @@ class Controller:
     def key(self, seat, ev, now):
         """A key event (drivers.buttons) from `seat`; True if an action was accepted."""
         g = self.game
-        if self.state != PLAY or g is None or B.kind_of(ev) != B.SHORT:
+        if self.state != PLAY or g is None or seat >= self.np:
             return False
         if self.alerts.table_alert():
             return False  # the table first
         k = B.index_of(ev)
+        if B.kind_of(ev) == B.LONG:
+            return k == B.HU and self._declare(g, seat, now)
+        if B.kind_of(ev) != B.SHORT:
+            return False
         ph = g.phase
         claim = ph in (G.PH_CLAIM, G.PH_ROB)
         arg = -1
@@ -410,9 +425,33 @@ class Controller:
             return False
         return self._apply((kind, seat, arg, now), now, True)
 
+    def _declare(self, g, seat, now):
+        """A long press of 胡 (断卡根): 报胡 while the engine allows it (before
+        the seat's first draw; the dealer before its first discard), else it
+        announces 请胡: the seat's next discard read off the tiles is the
+        请胡 single (QINGHU), if some single of its hand may be one now."""
+        if not self.rs[R.P_BAOHU] and not self.rs[R.P_QINGHU]:
+            return False
+        a = (G.BAOHU, seat, -1, now)
+        r = g.check(a)
+        if not r:
+            return self._apply(a, now, True)
+        if self.rs[R.P_QINGHU] and g.phase == G.PH_DISCARD and g.turn == seat:
+            h = g.hand[seat]
+            for f in range(27):
+                if h[f]:
+                    r = g.check((G.QINGHU, seat, f, now))
+                    if not r:
+                        self.qing = seat
+                        return False
+        self._alert(seat, alerts.REFUSED, now, r, True)
+        return False
+
     # --- displays -----------------------------------------------------------
 
     def score(self, s):
+        if s >= self.np:
+            return 0  # a seat nobody plays at
         v = self.match.totals[s]
         g = self.game
         if self.state == PLAY and g is not None:
@@ -423,12 +462,12 @@ class Controller:
         """Bring every seat's display and LEDs up to date."""
         g = self.game
         play = self.state == PLAY and g is not None
-        for s in range(self.np):
+        for s in range(len(self.display.displays)):
             turn = False
             void = 255
             prompt = 0
-            st = S_IDLE
-            if play and g is not None:
+            st = S_IDLE if s < self.np else S_OFF
+            if play and g is not None and s < self.np:
                 ph = g.phase
                 st = S_PLAY
                 turn = g.turn == s and ph in (G.PH_DRAW, G.PH_DISCARD)

@@ -372,7 +372,7 @@ class Observer:
                     acc[t] = rack(s)
                     self.last_draw[s] = t
                     break
-        elif kind == G.DISCARD:
+        elif kind == G.DISCARD or kind == G.QINGHU:  # 请胡: its single is a discard
             for i in range(self.nd):
                 t = self.dt[i]
                 if acc[t] == rack(s) and loc[t] == NOWHERE:

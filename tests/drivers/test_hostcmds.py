@@ -158,10 +158,12 @@ def test_rules_push_activates_only_a_whole_valid_supported_blob():
         five = presets.get("xuezhan")
         five.set(R.P_PLAYERS, 5)
         assert _status(t.put(F.OBJ_RULES, five.to_blob())) == (F.E_ARG, R.P_PLAYERS)
-        # fewer players than seats: the controller reads all four seats
-        assert _status(t.put(F.OBJ_RULES, presets.get("erren").to_blob())) == (
-            F.E_ARG, R.P_PLAYERS)
-        assert "players = 2" in t.info()["refused"]
+        assert "players = 5 but the table has 4 seats" in t.info()["refused"]
+        # fewer players than seats: they play at seats 0..players-1
+        two = presets.get("erren")
+        assert t.put(F.OBJ_RULES, two.to_blob())[0] == 0
+        assert t.host.rules == two
+        assert t.put(F.OBJ_RULES, good.to_blob())[0] == 0
         # without the MAC, or with the wrong key
         x = presets.get("xueliu").to_blob()
         assert t.put(F.OBJ_RULES, x, mac=False)[0] == F.E_AUTH
@@ -170,7 +172,7 @@ def test_rules_push_activates_only_a_whole_valid_supported_blob():
         t.is_busy = True
         assert t.put(F.OBJ_RULES, x)[0] == F.E_BUSY
         assert t.host.rules == good and store.load(t.dir + "/ruleset.bin")[1] == good.to_blob()
-        assert t.rules_seen == [good]
+        assert t.rules_seen == [good, two, good]
     finally:
         t.close()
 
