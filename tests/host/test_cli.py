@@ -11,19 +11,13 @@ import subprocess
 import sys
 
 import pytest
-from mjtable import calccmd, cli
+from mjcall import call
+from mjtable import calccmd
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MJTABLE = os.path.join(os.path.dirname(sys.executable), "mjtable")
 MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 needs_mp = pytest.mark.skipif(not os.access(MICROPYTHON, os.X_OK), reason="no micropython")
-
-
-def call(capsys, *argv):
-    """(exit code, stdout, stderr) of main(argv)."""
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def script(*argv, stdin=None):

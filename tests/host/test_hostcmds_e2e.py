@@ -11,8 +11,9 @@ import tty
 
 import pytest
 import serial
-from mjtable import cli, logfmt, logscmd
+from mjcall import call
 from mjtable import link as H
+from mjtable import logfmt, logscmd
 from sichuan import presets
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -50,12 +51,6 @@ def table(env):
     t.close()
 
 
-def run(capsys, *argv):
-    code = cli.main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
 def session(t, key=KEY):
     ser = serial.Serial(t.path, 115200, timeout=1, write_timeout=5)
     link = H.Link(ser, key=key, timeout=10)
@@ -64,29 +59,29 @@ def session(t, key=KEY):
 
 
 def test_push_pull_rescore_export(table, env, capsys):
-    code, out, _ = run(capsys, "info", "--port", table.path)
+    code, out, _ = call(capsys, "info", "--port", table.path)
     assert code == 0 and "logs waiting  %d" % HANDS in out and "xuezhan" in out
-    code, out, _ = run(capsys, "rules", "push", "chengdu", "--port", table.path)
+    code, out, _ = call(capsys, "rules", "push", "chengdu", "--port", table.path)
     assert code == 0 and "chengdu active" in out
-    code, out, _ = run(capsys, "info", "--port", table.path, "--json")
+    code, out, _ = call(capsys, "info", "--port", table.path, "--json")
     assert '"rules_crc": "%08x"' % presets.get("chengdu").crc() in out
-    code, out, _ = run(capsys, "rules", "pull", "--port", table.path, "-o", str(env / "r.bin"))
+    code, out, _ = call(capsys, "rules", "pull", "--port", table.path, "-o", str(env / "r.bin"))
     assert code == 0 and (env / "r.bin").read_bytes() == presets.get("chengdu").to_blob()
-    assert run(capsys, "rules", "show", "xuezhan")[0] == 0  # the group still works
-    code, out, _ = run(capsys, "logs", "list", "--port", table.path)
+    assert call(capsys, "rules", "show", "xuezhan")[0] == 0  # the group still works
+    code, out, _ = call(capsys, "logs", "list", "--port", table.path)
     assert "%d log(s) waiting" % HANDS in out
-    code, out, _ = run(capsys, "logs", "pull", "--port", table.path)
+    code, out, _ = call(capsys, "logs", "pull", "--port", table.path)
     assert code == 0 and out.count("seal valid, archived as hand") == HANDS
     assert "%d acknowledged" % HANDS in out
-    code, out, _ = run(capsys, "logs", "list", "--port", table.path)
+    code, out, _ = call(capsys, "logs", "list", "--port", table.path)
     assert "0 log(s) waiting" in out
-    code, out, _ = run(capsys, "logs", "pull", "--port", table.path)  # nothing new, no error
+    code, out, _ = call(capsys, "logs", "pull", "--port", table.path)  # nothing new, no error
     assert code == 0 and "0 log(s) pulled" in out
-    code, out, _ = run(capsys, "rescore")
+    code, out, _ = call(capsys, "rescore")
     assert code == 0 and "%d hand(s) rescored, 0 differ" % HANDS in out
-    code, out, _ = run(capsys, "replay", "1")
+    code, out, _ = call(capsys, "replay", "1")
     assert code == 0 and " deal " in out and "discards" in out and "end: East" in out
-    code, out, _ = run(capsys, "export", "--csv", str(env / "s.csv"), "--html",
+    code, out, _ = call(capsys, "export", "--csv", str(env / "s.csv"), "--html",
                        str(env / "s.html"))
     assert code == 0
     rows = (env / "s.csv").read_text().splitlines()
@@ -96,13 +91,13 @@ def test_push_pull_rescore_export(table, env, capsys):
     # an archive combined with a copy of itself counts each hand once
     copy = env / "copy.sqlite"
     copy.write_bytes((env / "archive.sqlite").read_bytes())
-    code, out, _ = run(capsys, "export", "--archive", str(env / "archive.sqlite"),
+    code, out, _ = call(capsys, "export", "--archive", str(env / "archive.sqlite"),
                        "--archive", str(copy), "--csv", str(env / "c.csv"))
     assert "%d hand(s) from 1 table(s)" % HANDS in out
 
 
 def test_rescore_flags_a_hand_the_table_scored_differently(table, env, capsys):
-    run(capsys, "logs", "pull", "--port", table.path)
+    call(capsys, "logs", "pull", "--port", table.path)
     # a table with a scoring bug: its end record says something else. Rebuild
     # the log (valid chain, as a buggy table would write it) and archive it.
     db = sqlite3.connect(env / "archive.sqlite")
@@ -112,7 +107,7 @@ def test_rescore_flags_a_hand_the_table_scored_differently(table, env, capsys):
             for t, p in log.records if t != logfmt.T_SEAL]
     db.execute("UPDATE logs SET data=? WHERE id=1", (build_log(log.log_id, recs),))
     db.commit()
-    code, out, _ = run(capsys, "rescore")
+    code, out, _ = call(capsys, "rescore")
     assert code == 1 and "hand 1: DIFFERS: points: table recorded [9, -9, 0, 0]" in out
     assert "1 differ" in out
 
@@ -180,7 +175,7 @@ def test_a_cut_pull_resumes_and_yields_identical_logs(env, capsys):
         assert 0 < len(kept) < len(whole[big]) and whole[big].startswith(logscmd.unwhiten(kept))
         ar.close()
         link.stream.close()
-        code, out, _ = run(capsys, "logs", "pull", "--port", t.path)
+        code, out, _ = call(capsys, "logs", "pull", "--port", t.path)
         assert code == 0 and "log %d: resumed at byte %d" % (big, len(kept)) in out
         db = sqlite3.connect(env / "archive.sqlite")
         got = dict(db.execute("SELECT log_id, data FROM logs").fetchall())
@@ -193,12 +188,12 @@ def test_a_cut_pull_resumes_and_yields_identical_logs(env, capsys):
 def test_unauthenticated_changes_are_refused(table, env, capsys):
     before = session(table).info()
     os.remove(env / "key")
-    code, _, err = run(capsys, "rules", "push", "chengdu", "--port", table.path)
+    code, _, err = call(capsys, "rules", "push", "chengdu", "--port", table.path)
     assert code == 2 and "needs the table key" in err
-    code, _, err = run(capsys, "rules", "push", "chengdu", "--port", table.path,
+    code, _, err = call(capsys, "rules", "push", "chengdu", "--port", table.path,
                        "--key", "ab" * 32)
     assert code == 2 and "the key is wrong" in err
-    code, _, err = run(capsys, "clock", "set", "--port", table.path, "--key", "ab" * 32)
+    code, _, err = call(capsys, "clock", "set", "--port", table.path, "--key", "ab" * 32)
     assert code == 2
     # straight on the wire: PUT, COMMIT and ACK without a MAC or with a forged one
     link = session(table, key=None)
@@ -211,7 +206,7 @@ def test_unauthenticated_changes_are_refused(table, env, capsys):
             with pytest.raises(H.LinkError) as e:
                 link.request(code_, payload, auth=key is not None)
             assert e.value.status == 6  # E_AUTH
-    code, out, _ = run(capsys, "logs", "pull", "--port", table.path)  # no key: no ack
+    code, out, _ = call(capsys, "logs", "pull", "--port", table.path)  # no key: no ack
     assert "seal unchecked" in out and "0 acknowledged" in out
     after = session(table).info()
     for k in ("rules", "rules_crc", "logs", "clock_set"):
@@ -221,11 +216,11 @@ def test_unauthenticated_changes_are_refused(table, env, capsys):
 def test_an_unplayable_variant_is_refused_with_its_reason(table, env, capsys):
     # what no table can run (听用 it cannot show): the host says so before sending
     (env / "yibin.toml").write_text('base = "xuezhan"\nname = "yibin"\ntingyong = 2\n')
-    code, _, err = run(capsys, "rules", "push", str(env / "yibin.toml"), "--port", table.path)
+    code, _, err = call(capsys, "rules", "push", str(env / "yibin.toml"), "--port", table.path)
     assert code == 2 and "tingyong = 2: this table cannot show the 听用 wild tiles" in err
     # what this controller does not play yet (叫马): the table refuses with its reason
     (env / "ma.toml").write_text('base = "xuezhan"\nname = "ma"\njiaoma = 1\n')
-    code, _, err = run(capsys, "rules", "push", str(env / "ma.toml"), "--port", table.path)
+    code, _, err = call(capsys, "rules", "push", str(env / "ma.toml"), "--port", table.path)
     assert code == 2 and "jiaoma = 1: variant not played by this table" in err
     assert session(table).info()["rules"] == "xuezhan"
 
@@ -279,7 +274,7 @@ def test_deploy_dry_run_lists_the_board_files(env, capsys):
     from mjtable import deploycmd
 
     build = env / "fw"
-    code, out, _ = run(capsys, "deploy", "--dry-run", "--no-board", "--build", str(build))
+    code, out, _ = call(capsys, "deploy", "--dry-run", "--no-board", "--build", str(build))
     assert code == 0
     listed = {line.split()[2] for line in out.splitlines() if line.startswith("would copy")}
     src = os.path.join(ROOT, "firmware")
@@ -347,7 +342,7 @@ def test_deploy_puts_the_packages_in_romfs_when_the_board_has_it(env, capsys, mo
 def test_monitor_shows_the_live_hand(env, capsys):
     t = Table(env, hands=0, extra=("--bots", "--pace", "1"))
     try:
-        code, out, _ = run(capsys, "monitor", "--port", t.path, "--hands", "1", "--timeout", "10")
+        code, out, _ = call(capsys, "monitor", "--port", t.path, "--hands", "1", "--timeout", "10")
         assert code == 0
         assert "=== new hand: xuezhan" in out and "=== hand over:" in out
         assert " discard " in out and "melds [" in out
@@ -356,11 +351,11 @@ def test_monitor_shows_the_live_hand(env, capsys):
 
 
 def test_enroll_builds_a_full_map_and_refuses_duplicates(table, env, capsys):
-    code, out, _ = run(capsys, "enroll", "--port", table.path, "--check")
+    code, out, _ = call(capsys, "enroll", "--port", table.path, "--check")
     assert code == 1 and "0 of 108 tiles enrolled" in out
-    code, out, _ = run(capsys, "enroll", "--port", table.path, "--yes")
+    code, out, _ = call(capsys, "enroll", "--port", table.path, "--yes")
     assert code == 0 and "108 of 108 tiles enrolled" in out and "map sent" in out
-    code, out, _ = run(capsys, "enroll", "--port", table.path, "--check")
+    code, out, _ = call(capsys, "enroll", "--port", table.path, "--check")
     assert code == 0 and "108 of 108" in out
     # the simulated antenna repeats its tags after 108: re-enrolling tile 0 gets
     # the tag of tile 0 (its own: accepted), then tile 1 the tag of tile 1
@@ -376,20 +371,20 @@ def test_key_set_only_with_the_button_then_changes_need_it(env, capsys):
     os.remove(env / "key")
     plain = Table(env, hands=0, key=None)
     try:
-        code, _, err = run(capsys, "key", "set", "--new", "--port", plain.path)
+        code, _, err = call(capsys, "key", "set", "--new", "--port", plain.path)
         assert code == 2 and "key button was not held" in err
     finally:
         plain.close()
     t = Table(env, hands=1, key=None, extra=("--button",))
     try:
-        code, out, _ = run(capsys, "key", "set", "--new", "--port", t.path)
+        code, out, _ = call(capsys, "key", "set", "--new", "--port", t.path)
         assert code == 0 and "key set" in out and (env / "key").exists()
-        code, out, _ = run(capsys, "info", "--port", t.path)
+        code, out, _ = call(capsys, "info", "--port", t.path)
         assert "key           set" in out
-        code, out, _ = run(capsys, "rules", "push", "xueliu", "--port", t.path)
+        code, out, _ = call(capsys, "rules", "push", "xueliu", "--port", t.path)
         assert code == 0
         # hands the table sealed before it had a key are pulled as unsealed
-        code, out, _ = run(capsys, "logs", "pull", "--port", t.path, "--all")
+        code, out, _ = call(capsys, "logs", "pull", "--port", t.path, "--all")
         assert "seal unsealed" in out
     finally:
         t.close()

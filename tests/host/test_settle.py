@@ -12,19 +12,14 @@ import re
 
 import pytest
 from gamekit import located, snapshot
-from mjtable import cli, script, simcore
+from mjcall import call
+from mjtable import script, simcore
 from sichuan import game as G
 from sichuan import handlog, presets, tiles
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "settle", "*.txt")))
 SEED002 = os.path.join(ROOT, "examples", "settle", "seed002.txt")
-
-
-def call(capsys, *argv):
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def expected(path):

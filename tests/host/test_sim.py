@@ -10,17 +10,12 @@ import os
 import sys
 
 import pytest
-from mjtable import cli, simcmd, simcore
+from mjcall import call
+from mjtable import simcmd, simcore
 from sichuan import handlog, presets, ruleset
 
 MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 needs_mp = pytest.mark.skipif(not os.access(MICROPYTHON, os.X_OK), reason="no micropython")
-
-
-def call(capsys, *argv):
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def json_lines(out):

@@ -185,7 +185,7 @@ def test_bot_hands_with_missed_phantom_and_duplicate_reads():
             results = pool.starmap(_bot_match, chunks)
     else:
         results = [_bot_match(seed, n) for seed, n in chunks]
-    for (seed, n), r in zip(chunks, results):
+    for (seed, n), r in zip(chunks, results, strict=True):
         check(r)
         assert r["hands"] == n, (seed, r["hands"])
     assert sum(r["hands"] for r in results) == total

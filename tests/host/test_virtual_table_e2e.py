@@ -12,17 +12,11 @@ import os
 import subprocess
 import time
 
-from mjtable import cli
+from mjcall import call
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXE = os.path.join(ROOT, ".venv", "bin", "mjtable")
 KEY = bytes(range(11, 43))
-
-
-def run(capsys, *argv):
-    code = cli.main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 class VirtualTable:
@@ -46,7 +40,7 @@ class VirtualTable:
 
 
 def info(capsys, port):
-    code, out, err = run(capsys, "info", "--port", port, "--json")
+    code, out, err = call(capsys, "info", "--port", port, "--json")
     assert code == 0, err
     return json.loads(out)
 
@@ -59,7 +53,7 @@ def test_full_controller_with_bots_push_play_pull_rescore_export(env, capsys):
         assert d["proto"] == "1" and d["key"] == "1" and d["rules"] == "xuezhan"
         # one-hand matches: the push waits for the hand in play, and the
         # ruleset is played from the next match on
-        code, out, err = run(capsys, "rules", "push", "chengdu", "--port", vt.port,
+        code, out, err = call(capsys, "rules", "push", "chengdu", "--port", vt.port,
                              "--wait", "120")
         assert code == 0 and "chengdu active" in out, err
         assert info(capsys, vt.port)["rules"] == "chengdu"
@@ -69,14 +63,14 @@ def test_full_controller_with_bots_push_play_pull_rescore_export(env, capsys):
             assert vt.proc.poll() is None, vt.proc.stderr.read()
             time.sleep(0.5)
         arch = str(env / "event.sqlite")
-        code, out, err = run(capsys, "logs", "pull", "--port", vt.port, "--archive", arch)
+        code, out, err = call(capsys, "logs", "pull", "--port", vt.port, "--archive", arch)
         assert code == 0, err
         assert "seal valid, archived as hand 1" in out and "seal valid, archived as hand 2" in out
         assert "0 damaged" in out
-        code, out, err = run(capsys, "rescore", "--archive", arch)
+        code, out, err = call(capsys, "rescore", "--archive", arch)
         assert code == 0 and " 0 differ" in out and "same as the table" in out, out + err
         sheet = env / "sheet.csv"
-        code, out, err = run(capsys, "export", "--csv", str(sheet), "--archive", arch)
+        code, out, err = call(capsys, "export", "--csv", str(sheet), "--archive", arch)
         assert code == 0, err
         rows = list(csv.DictReader(sheet.open()))
         rules = {int(r["log"]): r["rules"] for r in rows}
@@ -94,10 +88,10 @@ def test_without_bots_the_table_waits_for_the_host_to_start_a_match(env, capsys)
         d = info(capsys, vt.port)
         assert d["rules"] == "chengdu" and d["logs"] == "0"
         # no hand in play: a push is taken at once
-        code, out, err = run(capsys, "rules", "push", "xueliu", "--port", vt.port, "--wait", "0")
+        code, out, err = call(capsys, "rules", "push", "xueliu", "--port", vt.port, "--wait", "0")
         assert code == 0 and "xueliu active" in out, err
         assert info(capsys, vt.port)["logs"] == "0"  # still no match under way
-        code, out, err = run(capsys, "match", "start", "--port", vt.port)
+        code, out, err = call(capsys, "match", "start", "--port", vt.port)
         assert code == 0, err
         deadline = time.monotonic() + 60
         while info(capsys, vt.port)["logs"] == "0":  # the bots begin the match's hand
