@@ -120,7 +120,7 @@ def discard_mask(g, s, f):
         return 0
     m = 0
     if g.waits(s) >> f & 1 and not st & ST_NOHU and guoshou_ok(g, s, f, -1):
-        if g.rs[_P_XIAOHU] or xiaohu_ok(g, s, f):
+        if g.rs[_P_XIAOHU] == 1 or xiaohu_ok(g, s, f):
             m = C_HU
     if st & ST_LOCKED or f // 9 == g.void[s] or g.qing:
         return m  # a 请胡 discard is only for 胡
@@ -139,7 +139,7 @@ def discard_mask(g, s, f):
 
 
 def xiaohu_ok(g, s, f):
-    """With rs xiaohu 0 (断卡根 "小胡（无番胡）不能胡"): True if seat s may win the
+    """With rs xiaohu 0 or 2 (断卡根 "小胡（无番胡）不能胡"): True if seat s may win the
     pending discard f: it is worth fan, or it comes from a 报胡 seat that has
     not won ("报胡家点炮") or is a 请胡 discard ("请胡家请胡时打出牌点炮")."""
     d = g.pseat
@@ -155,7 +155,7 @@ def rob_mask(g, s, f):
     if g.status[s] & (ST_LEFT | ST_NOHU) or void_held(g, s):
         return 0
     if g.waits(s) >> f & 1 and guoshou_ok(g, s, f, -1):
-        if g.rs[_P_XIAOHU] or g.discard_win_fan(s, f, _F_QIANGGANG) > 0:
+        if g.rs[_P_XIAOHU] == 1 or g.discard_win_fan(s, f, _F_QIANGGANG) > 0:
             return C_HU
     return 0
 
@@ -172,7 +172,7 @@ def claim_reason(g, s, kind_bit, f):
             return NOT_A_WIN
         if not guoshou_ok(g, s, f, -1):
             return GUOSHOU
-        return OK if g.rs[_P_XIAOHU] or xiaohu_ok(g, s, f) else XIAOHU
+        return OK if g.rs[_P_XIAOHU] == 1 or xiaohu_ok(g, s, f) else XIAOHU
     if st & ST_LOCKED:
         return LOCKED
     if f // 9 == g.void[s]:

@@ -445,7 +445,14 @@ class Game:
                 v = self.score(s, self.hand[s], self.self_flags(s), self.drawn)
                 if v < 0:
                     return _NOT_A_WIN
-                return 0 if v > 0 or self.rs[_P_XIAOHU] else _XIAOHU
+                x = self.rs[_P_XIAOHU]
+                if v > 0 or x == 1:
+                    return 0
+                if x > 1:  # "小胡在有人报胡的情况下也能自摸，只有报胡家赔一番"
+                    for p in range(self.np):
+                        if p != s and self.status[p] & (_ST_BAOHU | _ST_WON) == _ST_BAOHU:
+                            return 0
+                return _XIAOHU
             r = self._face_ok(arg)
             if r:
                 return r
@@ -548,28 +555,35 @@ class Game:
         if self.status[s] & _ST_BAOHU:
             return _ALREADY_DONE
         if self.ndraw[s] or self.nmeld[s] or self.status[s] & _ST_WON or self._discarded(s):
-            return _BAD_PHASE
-        if s != self.dealer:
-            return 0 if self.waits(s) else _NOT_READY
-        if self.phase != PH_DISCARD or self.turn != s:
-            return _BAD_PHASE
+            return _BAD_PHASE  # (the dealer is then the turn seat in PH_DISCARD)
+        # a seat's 3n+1 tiles as dealt (n = 0), or the dealer's 3n+2 less a discard
+        n = s == self.dealer
         h = self.hand[s]
         for f in range(27):
-            if h[f] and self._ready_without(s, f):
+            if h[f] and self._ready_without(s, f, n):
                 return 0
         return _NOT_READY
 
     def _ready_without(self, s, f, n=1):
         """True if seat s is ready once n copies of f leave its concealed tiles
-        (n = 4: into a kong, so a wait on a fifth copy is none)."""
+        (n = 4: into a kong, so a wait on a fifth copy is none). With rs baohu
+        2 (二合一, "允许请胡报胡时，在配牌有4对将时可以报胡") four pairs (a four is
+        two) are ready too: drawing either single makes five pairs for 请胡."""
         h = self.hand[s]
         lim = fan.meld_counts(self.meld_list(s), _lim)
         if n == 4:
             lim[f] += 4
         h[f] -= n
-        w = self.waits_limited(s, lim)
+        w = self.waits_limited(s, lim) or n < 4 and self.rs[_P_BAOHU] > 1 and self._pairs(s) > 3
         h[f] += n
-        return w != 0
+        return w
+
+    def _pairs(self, s):
+        """Pairs among seat s's concealed tiles (a four is two)."""
+        n = 0
+        for c in self.hand[s]:
+            n += c >> 1
+        return n
 
     def _check_qinghu(self, s, f):
         """请胡: "摸牌后当手上有五个小对子（五对将）时，可以打出单张牌，并宣报请胡"."""
@@ -579,7 +593,9 @@ class Game:
         h = self.hand[s]
         if not h[f]:
             return _NOT_HELD
-        if self.drawn < 0 or self.nmeld[s] or self.status[s] & (_ST_BAOHU | _ST_NOHU):
+        # a 报胡 seat may 请胡 only with rs baohu 2 (二合一): "大部分情况下请胡不能报胡，
+        # 但是在“二合一”规矩下也允许请胡报胡" ((2 - baohu) << 6: ST_BAOHU at 1, none at 2)
+        if self.drawn < 0 or self.nmeld[s] or self.status[s] & (_ST_NOHU | (2 - rs[_P_BAOHU]) << 6):
             return _NOT_A_WIN
         h[f] -= 1
         v = fan.score(rs, h, (), self._vd(s), _F_ZIMO | _F_QINGHU)
@@ -860,8 +876,10 @@ class Game:
         self._phase(PH_DISCARD, s, ev)
 
     def _do_discard(self, s, f, ev):
-        if self.status[s] & _ST_BAOHU and not self.qing and self.can_selfwin(s):
-            self.status[s] |= _ST_NOHU  # "报胡后如果自家自摸...没胡...不能再食和"
+        if self.status[s] & _ST_BAOHU and not self.qing and (self.can_selfwin(s) or (
+                self.rs[_P_BAOHU] > 1 and self.drawn >= 0 and self._pairs(s) > 4)):
+            # "报胡后如果自家自摸...没胡...不能再食和": a win or (二合一) a 请胡 passed
+            self.status[s] |= _ST_NOHU
         self.hand[s][f] -= 1
         self._w[s] = -1
         i = self.ndisc
@@ -1153,7 +1171,7 @@ class Game:
         f = self.pend
         self.qing = 0
         self.pend = -1
-        flags = _F_ZIMO | _F_QINGHU | (_F_HAIDI if self.wall == 0 else 0)
+        flags = _F_ZIMO | _F_QINGHU | (_F_HAIDI if self.wall == 0 else 0) | self.seat_flags(s)
         v = fan.score(self.rs, self.hand[s], (), self._vd(s), flags)
         settle.win_zimo(self, ev, s, v, -1)
         ev.append((_EV_WIN, s, v, flags, -1, f))

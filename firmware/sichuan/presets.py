@@ -12,7 +12,9 @@ from . import ruleset as R
 # Each preset: (name, base preset or None, "parameter=value ...", "pattern=value
 # ..."): parameter overrides, then fan values by pattern name (`qidui=2` sets
 # fan.qidui). The overrides stay text, in flash on the board, until a preset
-# is loaded.
+# is loaded. They name only what differs from the base (or, with no base, from
+# the defaults in sichuan.ruleset: seed 002's values); the comment above each
+# preset gives its seed's whole column, and tests/core/test_presets.py checks it.
 _PRESETS = (
     # Seed 002 (本站 rules): 血战到底, 4 番封顶, 基本值 = 2^番, 自摸 "基本值 + 1".
     #   番型表: 平胡 0, 碰碰胡 1, 七对 2, 清一色 2, 金钩钓 1, 根 1, 杠上花 1,
@@ -62,10 +64,9 @@ _PRESETS = (
     #   必胡; 赔叫赔大; 死叫算叫. 花猪 "给所有未胡且非花猫的人赔满格". No 换三张 in
     #   these seeds (定张 only).
     ("chengdu", None,
-     "huansanzhang=0 fan_shown_offset=1 cap=3 gen_in_longqidui=0 tianhu_alone=1"
-     " bugang_when=1 zhuanyi=1 guoshou=1 last4_forced=1 huazhu=-1 huazhu_payees=1",
-     "pinghu=0 duiduihu=1 qingyise=2 qingdui=3 qidui=2 longqidui=3 qingqidui=4"
-     " qinglongqidui=5 jingoudiao=none gen=1 gangshanghua=1 gangshangpao=1 qiangganghu=1"
+     "huansanzhang=0 fan_shown_offset=1 cap=3 gen_in_longqidui=0 tianhu_alone=1 bugang_when=1"
+     " zhuanyi=1 guoshou=1 last4_forced=1 huazhu=-1 huazhu_payees=1",
+     "qingdui=3 longqidui=3 qingqidui=4 qinglongqidui=5 jingoudiao=none gangshangpao=1"
      " haidi=none tianhu=cap dihu=cap"),
     # Seed 004 (456 游戏中心): 倍数 = 2^(番数-1); "1平胡 ... 1番(×1)", "2对对胡 ... 2番(×2)",
     #   "3清一色 ... 3番(×4)", "6清对 ... 4番(×8)", "8龙七对 ... 5番(×16)", "11天胡 ...
@@ -82,9 +83,8 @@ _PRESETS = (
      "huansanzhang=0 dingque=2 fan_shown_offset=1 cap=-1 zimo_bonus=0 gen_in_longqidui=0"
      " gang_zhi=1 diangang_hua=1 zhuanyi=1 last4_forced=1 huazhu=8 huazhu_payees=1"
      " dealer_next=4",
-     "pinghu=0 duiduihu=1 qingyise=2 daiyaojiu=2 qidui=2 qingdui=3 jiangdui=3 longqidui=4"
-     " qingqidui=4 qingdaiyao=4 qinglongqidui=5 jingoudiao=none haidi=none tianhu=5 dihu=5"
-     " gen=1 gangshanghua=1 gangshangpao=1 qiangganghu=1"),
+     "daiyaojiu=2 qingdui=3 jiangdui=3 longqidui=4 qingqidui=4 qingdaiyao=4 qinglongqidui=5"
+     " jingoudiao=none haidi=none tianhu=5 dihu=5 gangshangpao=1"),
     # Seed 000, 赤羽之战 column ("规则基本与血流成河玩法相同，但是一场要进行四局"):
     #   multipliers 平胡 1, 对对胡 2, 带幺九 4, 清一色 4, 金钩钓 4 ("不计对对和"),
     #   七对 4 (two equal pairs: "按七对+1根处理"), 将对 8, 清对 8, 清带幺 16,
@@ -98,9 +98,8 @@ _PRESETS = (
     ("bloodshed", "xueliu",
      "hands=4 cap=5 jgd_absorbs_dd=1 gang_payers=2 bugang_when=1 guoshou=1 last4_forced=1"
      " zhuanyi=1 zimo_payers=1",
-     "pinghu=0 duiduihu=1 daiyaojiu=2 qingyise=2 jingoudiao=2 qidui=2 jiangdui=3 qingdui=3"
-     " qingdaiyao=4 qingjingoudiao=4 qingqidui=4 tianhu=5 dihu=5 gen=1 gangshanghua=1"
-     " gangshangpao=1 qiangganghu=1 haidi=1"),
+     "daiyaojiu=2 jingoudiao=2 jiangdui=3 qingdui=3 qingdaiyao=4 qingjingoudiao=4 qingqidui=4"
+     " tianhu=5 dihu=5 gangshangpao=1"),
     # Seed 000 二人玩法: its passage gives the deal ("跳牌：摸牌时闲家摸13张牌，庄家摸14张牌")
     #   and terms (天缺, 搭子, 根, 绝张 ...), no separate scoring. Reading: two seats play
     #   the 成都/seed 002 血战 rules with all 108 tiles; 换三张 goes to the one opponent
@@ -135,12 +134,30 @@ _PRESETS = (
     #   自动和, 禁止弃先和后 (same tile), 退杠钱 by a seat not ready. The hand ends when
     #   one player is left ("只剩一家没胡牌").
     ("duankagen", "xuezhan",
-     "suits=6 hand_size=10 huansanzhang=0 dingque=0 huazhu=0 cap=4 max_winners=4"
-     " haidi_claim=0 gang_zhi=1 gang_zhi_others=1 gang_bu=1 gang_an=1 guoshou=1"
-     " last4_forced=1 xiaohu=0 baohu=1 baohu_fan=2 baohu_pay_fan=1 qinghu=1 qinghupao_fan=3"
-     " ka_fan=1 yingka_fan=1",
-     "pinghu=none duanyaojiu=1 duiduihu=1 daiyaojiu=3 qingyise=2 jingoudiao=none qidui=2"
-     " jiangdui=4 tianhu=3 dihu=3 gen=1 gangshanghua=1 gangshangpao=1 qiangganghu=1 haidi=1"),
+     "suits=6 hand_size=10 huansanzhang=0 dingque=0 huazhu=0 max_winners=4 haidi_claim=0"
+     " gang_zhi=1 gang_zhi_others=1 gang_an=1 guoshou=1 last4_forced=1 xiaohu=0 baohu=1"
+     " baohu_fan=2 baohu_pay_fan=1 qinghu=1 qinghupao_fan=3 ka_fan=1 yingka_fan=1",
+     "pinghu=none duanyaojiu=1 daiyaojiu=3 jingoudiao=none jiangdui=4 tianhu=3 dihu=3"
+     " gangshangpao=1"),
+    # Seed 000 断卡根玩法, the "二合一" house option: "大部分情况下请胡（见后文）不能报胡，但是在
+    #   “二合一”规矩下也允许请胡报胡。允许请胡报胡时，在配牌有4对将时可以报胡". Reading: a seat
+    #   whose dealt 10 tiles hold four pairs (a four is two; the dealer: its 11 less one
+    #   discard) is one tile from "五对将" and a single, i.e. ready for 请胡, and may 报胡;
+    #   a 报胡 seat may then 请胡 (its single need not be the tile drawn), and the win
+    #   counts 报胡 too (二合一: both). Passing a 请胡 it could make is a passed self-draw
+    #   ("报胡后如果自家自摸...没胡...不能再食和"). 查叫 still ignores a 请胡-only wait
+    #   ("单纯请胡听牌" is no 叫).
+    ("duankagen_erheyi", "duankagen",
+     "baohu=2",
+     ""),
+    # Seed 000 断卡根玩法: "部分规矩下，小胡（见后文）在有人报胡的情况下也能自摸，只有报胡家赔一番".
+    #   Reading: while another seat has declared 报胡 and not yet won, a 小胡 (0 fan) may
+    #   win by self-draw; only such 报胡 seats pay it, each the self-draw of 0 fan plus its
+    #   "赔付番数+1" (= 1番, 自摸 "多算一底分": 3 points); the other seats pay nothing. 小胡
+    #   still may not win other discards, and a 小胡 wait is still no 叫.
+    ("duankagen_zimo", "duankagen",
+     "xiaohu=2",
+     ""),
     # Seed 000 宜宾玩法 ("规则大体与成都玩法相同"): "本金：牌局开始时，庄家在尾家摸完牌后，
     #   翻开接下来的牌张" (a BENJIN action; the tile leaves the wall face up);
     #   "听用：本金的前后2张牌即为听用，听用牌为万能牌，共8张，听用牌不能打出" (tingyong 2:
@@ -160,9 +177,8 @@ _PRESETS = (
     ("yibin", "xuezhan",
      "huansanzhang=0 tingyong=2 gang_no_fan=1 guopeng=1 peng_no_kong=1 last4_forced=1"
      " guoshou=2 cap=6 zimo_bonus=0 jgd_absorbs_dd=1 benjin_fan=1 wu_tingyong_fan=2",
-     "pinghu=0 duiduihu=1 qingyise=2 jingoudiao=3 qidui=2 qingdui=4 qingjingoudiao=5"
-     " qingqidui=4 tianhu=cap dihu=cap gen=1 zimo=1 gangshanghua=1 gangshangpao=1"
-     " qiangganghu=1 haidi=1 juezhang=1"),
+     "jingoudiao=3 qingdui=4 qingjingoudiao=5 qingqidui=4 tianhu=cap dihu=cap zimo=1"
+     " gangshangpao=1 juezhang=1"),
 )
 
 

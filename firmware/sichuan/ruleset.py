@@ -120,10 +120,12 @@ _SPEC = (
     "tingyong 0 8 0\n"                # 宜宾 听用 wild tiles: how many faces' copies (0 off)
     "benjin_fan -1 15 -1\n"           # 宜宾 本金
     "wu_tingyong_fan -1 15 -1\n"      # 宜宾 无听用
-    "baohu 0 1 0\n"                   # 断卡根 报胡
+    "baohu 0 2 0\n"                   # 断卡根 报胡; 2 二合一: four pairs (a 请胡 wait) may
+                                      #   报胡 too, and a 报胡 seat may 请胡
     "baohu_fan -1 15 -1\n"
     "qinghu 0 1 0\n"                  # 断卡根 请胡
-    "xiaohu 0 1 1\n"                  # 小胡 (no-fan win) allowed
+    "xiaohu 0 2 1\n"                  # 小胡 (no-fan win): 0 no, 1 allowed, 2 as 0 but a self-
+                                      #   draw while a seat is 报胡 (only 报胡 seats pay)
     "ka_fan -1 15 -1\n"               # 断卡根 卡 (self-draw, each 456)
     "yingka_fan -1 15 -1\n"           # 断卡根 硬卡
     "jiaoma 0 1 0\n"                  # 叫马

@@ -159,8 +159,7 @@ def _gang_one(g, ev, s, p, units, bp, why):
 
 def _extra(g, p):
     """断卡根: "报胡后在自家胡牌前，如果他家自摸或自家点炮，赔付番数+1"."""
-    st = g.status[p]
-    return g.rs[_P_BAOHU_PAY_FAN] if st & _ST_BAOHU and not st & _ST_WON else 0
+    return g.rs[_P_BAOHU_PAY_FAN] if g.status[p] & (_ST_BAOHU | _ST_WON) == _ST_BAOHU else 0
 
 
 def win_discard(g, ev, w, payer, fanv, robbed):
@@ -183,7 +182,9 @@ def win_zimo(g, ev, s, fanv, giver):
         return
     for p in ps:
         x = _extra(g, p)
-        pay(g, ev, p, s, fan.zimo_each(rs, fanv + x) if x else each, PAY_ZIMO)
+        # a 小胡 (fan 0) self-draw, rs xiaohu 2: "只有报胡家赔一番" (0 + baohu_pay_fan)
+        if fanv or rs[_P_XIAOHU] < 2 or g.status[p] & (_ST_BAOHU | _ST_WON) == _ST_BAOHU:
+            pay(g, ev, p, s, fan.zimo_each(rs, fanv + x) if x else each, PAY_ZIMO)
 
 
 def zhuanyi(g, ev, d, winners):
@@ -225,7 +226,7 @@ def ready_value(g, s):
     fan.meld_counts(ms, _lim)
     mask = g.waits_limited(s, _lim)
     largest = rs[_P_CHAJIAO] != 2
-    lo = 0 if rs[_P_XIAOHU] else 1  # 断卡根: "小胡听牌 ... 不算有叫"
+    lo = rs[_P_XIAOHU] != 1  # 断卡根: "小胡听牌 ... 不算有叫" (0 fan too low)
     best = -1
     at = -1
     for f in range(27):

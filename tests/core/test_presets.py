@@ -14,7 +14,7 @@ from sichuan import fan, presets
 from sichuan import ruleset as R
 
 NAMES = ("xuezhan", "xueliu", "tfmj-2024", "chengdu", "games456", "bloodshed", "erren",
-         "sanren", "duankagen", "yibin")
+         "sanren", "duankagen", "duankagen_erheyi", "duankagen_zimo", "yibin")
 
 
 def _p(name, key):
