@@ -15,33 +15,51 @@ groups, since the tile count is 3n+2. Seven pairs need one wild per odd count.
 
 A suit's question is cheap for few wilds. The fewest wilds is fixed mod 3 by
 the suit's tile count, so mostly one value is asked. With none, shape's
-greedy pass; with one, the rank-sum rule (groups sum to 0 mod 3) leaves three
-ranks for the wild (`_gw`, `_pw`); with two, both join one real tile or each
+greedy pass; with one, shape's group and pair waits (the rank-sum rule
+leaves three ranks for the wild); with two, both join one real tile or each
 completes a held partial (`_two`, `_pw2`); with more, a depth-first pass over
 the ranks (`_rec`).
 
-Waits (`waits_mask`): a face f waits when the hand plus f wins with W wilds.
-The suits' costs are found once, and f changes only its own suit, which is
-asked within the wilds the other suits leave (`_suit_waits`): with no wild
-to spare the answer is the suit's one-tile ranks already found for its
-cost; with one, the ranks of two added tiles (f and the wild); a face more
-than two ranks from every tile of its suit can only join wilds, so one
-answer from the costs covers all of them. Without wild copies the plain
-shape.waits_mask answers. A drawn wild wins when any face does.
+Waits (`waits_mask`): a face f waits when the hand plus f wins with W wilds,
+i.e. the real tiles take W + 1 added tiles (f and the wilds) into a win.
+Each suit's tile count mod 3 says how many added tiles it must take (for
+groups, or for groups and the pair), so for one or two wilds the counts mod
+3 leave a handful of splits, and `_fast` asks only the suit questions those
+splits need, cheapest first, and stops when one fails: this is what makes
+the board's waits fast (the general costs asked every question of every
+suit, 2 to 4 times the work). Take one wild and counts 2, 1, 0: the 3k suit
+must be groups; f and the wild both join the 3k+1 suit (its two-tile ranks,
+`_two`) when the 3k+2 suit holds the pair, or one each joins the others
+(their one-tile waits). A suit's two-tile ranks hold its one-tile pair
+waits (f pairs p and p makes a pung), so they are not asked twice. With two
+wilds and a 3k+2 suit whose tiles already win alone or with one wild, every
+face waits (f joins the wilds). The rare splits (counts 2, 2, 2 with one
+wild, 2, 2, 1 with two) and three or more wilds take the general path
+(`_real_waits`): the suits' costs found once, and f changes only its own
+suit, asked within the wilds the other suits leave; a face more than two
+ranks from every tile of its suit can only join wilds, so one answer covers
+all of them. Without wild copies the plain shape.waits_mask answers. A
+drawn wild wins when any face does.
 Nothing allocates; the recursion is at most nine deep.
 """
 
 from micropython import const
 
 from . import shape
-from .shape import _groups, _pair_groups, _rank_sum
+from .shape import (
+    _drawable,
+    _group_waits,
+    _groups,
+    _pair_groups,
+    _pair_waits,
+    _rank_sum,
+    _suit_size,
+)
 
 _INF = const(99)
 # Per suit t of the hand asked last: _cst[t] fewest wilds for groups, _cst[t + 3]
-# for groups and the pair, _cst[t + 6] its tile count; _msk[t] the ranks one
-# added tile completes (groups if it holds 3k+2 tiles, groups and the pair if 3k+1).
+# for groups and the pair, _cst[t + 6] its tile count.
 _cst = bytearray(9)
-_msk = [0, 0, 0]
 
 
 def wild_faces(benjin):
@@ -70,27 +88,15 @@ def _rec(c, o, i, s1, s2, pair, budget):
     for k in range(kmax + 1):
         base = cost + (k - y if k > y else 0)
         r = y - k if y > k else 0
-        short = (3 - r % 3) % 3  # wilds to complete the leftover into pungs
-        b = budget if best == _INF else best - 1
-        if base + short <= b:
-            v = _rec(c, o, i + 1, k, s1, pair, b - base - short)
-            if v != _INF and base + short + v < best:
-                best = base + short + v
-        if pair and r >= 1:
-            pj = 1 if r == 1 else 0     # a single and a wild make the pair
-            r2 = r - 2 if r >= 2 else 0
-            extra = pj + (3 - r2 % 3) % 3
+        for q in range(2 if pair and r else 1):
+            # q = 1 takes the pair here: a single and a wild, or two of the r
+            e = base + (2 * q - r) % 3  # wilds completing the rest into pungs
             b = budget if best == _INF else best - 1
-            if base + extra <= b:
-                v = _rec(c, o, i + 1, k, s1, 0, b - base - extra)
-                if v != _INF and base + extra + v < best:
-                    best = base + extra + v
+            if e <= b:
+                v = _rec(c, o, i + 1, k, s1, pair - q, b - e)
+                if v != _INF and e + v < best:
+                    best = e + v
     return best
-
-
-def _size(c, o):
-    return (c[o] + c[o + 1] + c[o + 2] + c[o + 3] + c[o + 4] + c[o + 5] + c[o + 6] + c[o + 7]
-            + c[o + 8])
 
 
 def _occ(c, o):
@@ -101,50 +107,6 @@ def _occ(c, o):
         if y:
             x |= (513 if y > 1 else 1) << i
     return x
-
-
-def _gw(c, o, s):
-    """Ranks (bits) r such that the suit at o (rank sum s) plus one tile of rank
-    r is groups: groups' rank sum is 0 mod 3, so three ranks are tried."""
-    m = 0
-    r = -s % 3
-    while r < 9:
-        c[o + r] += 1
-        if _groups(c, o):
-            m |= 1 << r
-        c[o + r] -= 1
-        r += 3
-    return m
-
-
-def _drop1(c, o, s, w):
-    """For each held rank z = s mod 3 (s: the suit's rank sum) whose removal
-    leaves the suit at o groups, the bits (w << z >> 2) & 511: w = 4 gives z
-    itself, w = 31 the ranks z-2..z+2."""
-    m = 0
-    z = s % 3
-    while z < 9:
-        if c[o + z]:
-            c[o + z] -= 1
-            if _groups(c, o):
-                m |= (w << z >> 2) & 511
-            c[o + z] += 1
-        z += 3
-    return m
-
-
-def _pw(c, o, stop):
-    """Ranks r such that the suit at o plus rank r is the pair and groups: r pairs
-    a held single (the rest groups: r = rank sum mod 3), or a held pair is set
-    aside and r joins groups. stop: at the first."""
-    s = _rank_sum(c, o)
-    m = _drop1(c, o, s, 4)
-    for p in range(9):
-        if c[o + p] >= 2 and not (m and stop):
-            c[o + p] -= 2
-            m |= _gw(c, o, s - 2 * p)
-            c[o + p] += 2
-    return m
 
 
 def _fits(c, o, n, pair, b):
@@ -159,7 +121,7 @@ def _fits(c, o, n, pair, b):
     if b == 0:
         return _pair_groups(c, o) if pair else _groups(c, o)
     if b == 1:
-        return (_pw(c, o, 1) if pair else _gw(c, o, _rank_sum(c, o))) != 0
+        return (_pwf(c, o) if pair else _gwf(c, o)) != 0
     if b > 2:
         return _rec(c, o, 0, 0, 0, pair, b) != _INF
     if not pair:
@@ -174,12 +136,22 @@ def _two(c, o, stop):
     two tiles one or two ranks apart); their rank sum is fixed mod 3.
     stop: return at the first pair found."""
     s = _rank_sum(c, o)
-    m = _drop1(c, o, s, 31)
+    m = 0
+    z = s % 3
+    while z < 9:
+        if c[o + z]:
+            c[o + z] -= 1
+            if _groups(c, o):
+                m |= (31 << z >> 2) & 511
+            c[o + z] += 1
+        z += 3
     if m and stop:
         return m
     x = _occ(c, o)
     y = x & x >> 1
     k = (x >> 9 | y << 2 | y >> 1 | (x & x >> 2) << 1) & 511  # completions of partials
+    if not k & ~m:
+        return m  # both added tiles would be found already
     t = (-s) % 3
     f = 0
     while k >> f:
@@ -209,13 +181,14 @@ def _pw2(c, o, stop):
     for p in range(9):
         x = c[o + p]
         if x and not (m and stop):
-            c[o + p] = x - 1
-            k = _gw(c, o, s - p)
-            if k:
-                m |= k | 1 << p
-            if x > 1:
+            if x > 1:  # c - p + r groups means c - 2p + p + r is: _two finds it
                 c[o + p] = x - 2
                 m |= _two(c, o, stop)
+            else:
+                c[o + p] = 0
+                k = _group_waits(c, o, s - p) >> o
+                if k:
+                    m |= k | 1 << p
             c[o + p] = x
     return m
 
@@ -231,24 +204,24 @@ def _cost(c, o, n, pair, wn, b):
 
 
 def _costs(c, wn, void):
-    """Fill _cst and _msk for c (no wild copies) and wn wilds; returns the tile
+    """Fill _cst for c (no wild copies) and wn wilds; returns the tile
     count. The fewest wilds is fixed mod 3 by the tile count, and its first
     value is asked directly; the void suit (empty) takes no pair."""
     tot = 0
     for t in range(3):
         o = 9 * t
-        n = _size(c, o)
+        n = _suit_size(c, o)
         tot += n
         r = n % 3
         # Calls only when wn reaches the next value (most hands hold one or two
         # wilds); groups and two wilds as the pair bound the pair cost (g + 2).
         if r == 2:
-            k = _gw(c, o, _rank_sum(c, o))
+            k = _gwf(c, o) >> o
             g = 1 if k and wn else (_cost(c, o, n, 0, wn, 4) if wn > 3 else _INF)
             p = 0 if _pair_groups(c, o) else (
                 3 if g == 1 else (_cost(c, o, n, 1, wn, 3) if wn > 2 else _INF))
         elif r:
-            k = _pw(c, o, 0)
+            k = _pwf(c, o) >> o
             g = _cost(c, o, n, 0, wn, 2) if wn > 1 else _INF
             p = 1 if k and wn else (4 if g == 2 else (_cost(c, o, n, 1, wn, 4) if wn > 3 else _INF))
         else:
@@ -257,32 +230,22 @@ def _costs(c, wn, void):
             p = 2 if not g else (_cost(c, o, n, 1, wn, 2) if wn > 1 else _INF)
         if p > wn:
             p = _INF
-        _msk[t] = k
         _cst[t] = g
         _cst[t + 3] = _INF if t == void else p
         _cst[t + 6] = n
     return tot
 
 
-def _take(c, w1, w2):
-    """Take the wild copies out of c; returns their number (the caller puts them
-    back)."""
-    n = c[w1]
-    c[w1] = 0
-    if w2 != w1:
-        n += c[w2]
-        c[w2] = 0
-    return n
-
-
 def is_win(c, w1, w2, void=-1):
     """True if the concealed tiles (3n+2, wild copies of w1/w2 included) win."""
     n1 = c[w1]
     n2 = c[w2]
-    wn = _take(c, w1, w2)
+    c[w1] = 0  # the wild copies out (w1 != w2), put back below
+    c[w2] = 0
+    wn = n1 + n2
     if not wn:
         ok = shape.is_win(c, void)
-    elif void < 0 or not _size(c, 9 * void):
+    elif void < 0 or not _suit_size(c, 9 * void):
         tot = _costs(c, wn, void)
         g = _cst[0] + _cst[1] + _cst[2]
         ok = (g + 2 <= wn or g - _cst[0] + _cst[3] <= wn or g - _cst[1] + _cst[4] <= wn
@@ -304,61 +267,37 @@ def waits_mask(c, w1, w2, void=-1, limit=None):
     not empty (it stands for one of them). Then the copies filter m."""
     n1 = c[w1]
     n2 = c[w2]
-    wn = _take(c, w1, w2)
-    mask = 0
-    if void < 0 or not _size(c, 9 * void):
+    c[w1] = 0
+    c[w2] = 0
+    wn = n1 + n2
+    m = 0
+    full = 0x7FFFFFF & ~(511 << 9 * void) if void >= 0 else 0x7FFFFFF
+    if void < 0 or not _suit_size(c, 9 * void):
         if wn:
-            m = _real_waits(c, wn, void)
+            m = _fast(c, wn, full) if wn < 3 else -1
+            if m < 0:
+                m = _real_waits(c, wn, void, full)
         else:
             m = shape.waits_mask(c, void)
             if not m and b"\x04" in c:  # a wild may be a fifth copy
-                m = _real_waits(c, 0, void)
-        if m:
-            mask = m & ~(1 << w1 | 1 << w2)
-            if limit or b"\x04" in c:
-                mask = _held(c, mask, limit)
-            if n1 + (limit[w1] if limit else 0) < 4:
-                mask |= 1 << w1
-            if n2 + (limit[w2] if limit else 0) < 4:
-                mask |= 1 << w2
+                m = _real_waits(c, 0, void, full)
     c[w1] = n1
     c[w2] = n2
-    return mask
-
-
-def _held(c, m, limit):
-    """m without the faces whose four copies are held (in c or in limit)."""
-    f = 0
-    k = m
-    while k:
-        if not k & 511:  # a suit without waits
-            k >>= 9
-            f += 9
-            continue
-        if k & 1 and c[f] + (limit[f] if limit else 0) >= 4:
-            m &= ~(1 << f)
-        k >>= 1
-        f += 1
+    if m:
+        m |= 1 << w1 | 1 << w2
+        if limit or b"\x04" in c:
+            m = _drawable(c, m, limit)
     return m
 
 
-def _real_waits(c, wn, void):
+def _real_waits(c, wn, void, full):
     """Faces f of the suits in play such that c + f wins with wn wilds (c holds
     no wild copies; the count of f is not checked).
 
     The suits' costs are found once; a candidate changes only its own suit,
     which is asked within the wilds the other suits leave."""
     tot = _costs(c, wn, void)
-    full = 0x7FFFFFF & ~(511 << 9 * void) if void >= 0 else 0x7FFFFFF
-    m = 0
-    if tot + wn == 13:  # seven pairs: a wild for each single
-        k = c.count(b"\x01") + c.count(b"\x03")  # odd counts (in C)
-        if k < wn:
-            return full
-        if k <= wn + 1:  # the drawn tile pairs one of the singles
-            for f in range(27):
-                if c[f] & 1:
-                    m |= 1 << f
+    m = _qd(c, wn, tot, full)
     for t in range(3):
         if t == void:
             continue
@@ -370,44 +309,152 @@ def _real_waits(c, wn, void):
             e = _cst[u + 3] + _cst[v]
         if _cst[u] + _cst[v + 3] < e:
             e = _cst[u] + _cst[v + 3]
-        if g <= wn or e <= wn:
-            m |= _suit_waits(c, t, wn - e, wn - g) << 9 * t
+        # t takes the drawn tile within wn - e wilds as groups, wn - g with the
+        # pair. A face more than two ranks from every tile of the suit can
+        # only join wilds (a group of it and two, or the pair of it and one),
+        # the same for every rank: if that works, every rank does. Otherwise
+        # only near faces can.
+        e = wn - e
+        g = wn - g
+        o = 9 * t
+        if _cst[t] <= e - 2 or _cst[t + 3] <= g - 2 or _cst[t] <= g - 1:
+            m |= 511 << o
+            continue
+        k = _near(c, o, 0, e, 0) if e >= 0 else 0
+        if g >= 0:
+            k = _near(c, o, 1, g, k)
+        m |= k << o
     return m & full
 
 
-def _suit_waits(c, t, bg, bp):
-    """Ranks r (bits) such that suit t plus rank r is groups with at most bg
-    wilds, or groups and the pair with at most bp (_costs has asked it).
-
-    A face more than two ranks from every tile of the suit can only join wilds
-    (a group of it and two, or the pair of it and one), the same for every
-    rank; if that works, every rank does. Otherwise only near faces can."""
-    g = _cst[t]
-    if g <= bg - 2 or _cst[t + 3] <= bp - 2 or g <= bp - 1:
-        return 511
-    o = 9 * t
-    n = _cst[t + 6] + 1
-    bg -= (n + bg) % 3
-    bp -= (n + bp - 2) % 3
+def _qd(c, wn, tot, full):
+    """Seven-pairs waits of c (no wild copies, tot tiles) with wn wilds."""
     m = 0
-    if bg == 0 or bp == 0:
-        m = _msk[t]  # one tile: 3k+2 held make groups, 3k+1 the pair
-    if bg == 1:
-        m |= _two(c, o, 0)
-    if bp == 1:
-        m |= _pw2(c, o, 0)
-    if bg > 1 or bp > 1:
-        x = _occ(c, o) & 511
-        k = (x | x << 1 | x << 2 | x >> 1 | x >> 2) & 511 & ~m  # within two ranks
-        r = 0
-        while k:
-            if k & 1:
-                c[o + r] += 1
-                if (bg > 1 and _fits(c, o, n, 0, bg)) or (bp > 1 and _fits(c, o, n, 1, bp)):
-                    m |= 1 << r
-                c[o + r] -= 1
-            k >>= 1
-            r += 1
+    if tot + wn == 13:
+        k = c.count(b"\x01") + c.count(b"\x03")
+        if k < wn:
+            return full
+        if k <= wn + 1:
+            for f in range(27):
+                if c[f] & 1:
+                    m |= 1 << f
+    return m
+
+
+def _at(r0, r1, v):
+    """Offset of the suit whose tile count is v mod 3 (r0, r1: the first two)."""
+    return 0 if r0 == v else (9 if r1 == v else 18)
+
+
+def _fast(c, wn, full):
+    """Waits for one or two wilds by residue pattern (see the module notes)."""
+    t0 = c[0] + c[1] + c[2] + c[3] + c[4] + c[5] + c[6] + c[7] + c[8]
+    t1 = c[9] + c[10] + c[11] + c[12] + c[13] + c[14] + c[15] + c[16] + c[17]
+    t2 = c[18] + c[19] + c[20] + c[21] + c[22] + c[23] + c[24] + c[25] + c[26]
+    m = _qd(c, wn, t0 + t1 + t2, full)
+    r0 = t0 % 3
+    r1 = t1 % 3
+    q = r0 + r1 + t2 % 3
+    if wn == 1:
+        if q == 0:  # the drawn tile and the wild both join one suit
+            bad = -1
+            for o in (0, 9, 18):
+                if not _groups(c, o):
+                    if bad >= 0:
+                        return m
+                    bad = o
+            if bad < 0:
+                return full
+            return m | _pw2(c, bad, 0) << bad
+        if q == 6:  # 2, 2, 2: rare, the costs answer
+            return -1
+        if r0 == r1:  # 1, 1, 1: seven pairs only
+            return m
+        # 2, 1, 0: a holds 3k+2 tiles, b 3k+1, z 3k (groups)
+        a = _at(r0, r1, 2)
+        b = _at(r0, r1, 1)
+        if not _groups(c, 27 - a - b):
+            return m
+        ga = _gwf(c, a)
+        if _pair_groups(c, a):
+            k = _two(c, b, 0)  # holds b's pair waits
+            if k:
+                m |= k << b
+                if ga and _pwf(c, b):
+                    m |= ga
+            return m
+        if ga:
+            k = _pwf(c, b)
+            if k:
+                m |= ga | k
+        return m
+    if q == 5:  # 2, 2, 1: rare, the costs answer
+        return -1
+    if r0 == 1 or r1 == 1:  # 1, 1, 0: the pair in a or b, the other takes two
+        z = _at(r0, r1, 0)
+        a = (z + 9) % 27
+        b = (z + 18) % 27
+        if not _groups(c, z):
+            return m
+        pa = _pwf(c, a)
+        pb = _pwf(c, b)
+        if pa:
+            k = _two(c, b, 0)
+            if k:
+                m |= pa | k << b
+        if pb:
+            k = _two(c, a, 0)
+            if k:
+                m |= pb | k << a
+        return m
+    # 2, 0, 0
+    a = _at(r0, r1, 2)
+    b = (a + 9) % 27
+    z = (a + 18) % 27
+    gb = _groups(c, b)
+    if not gb and not _groups(c, z):
+        return m
+    pa = _pair_groups(c, a)
+    ga = _gwf(c, a)
+    if gb and _groups(c, z):
+        if pa or ga:
+            return full
+        return m | _near(c, a, 1, 2, 0) << a  # three added: the pair and groups
+    if gb:
+        b = z  # b: the suit that is not groups
+    k = _pw2(c, b, 0)  # the drawn tile and a wild, the other wild in a
+    if ga and k:
+        m |= ga | k << b
+    if pa:
+        m |= _near(c, b, 0, 2, k) << b  # three added to b
+    return m
+
+
+def _gwf(c, o):
+    """Faces (bits) that make the suit at o (3k+2 tiles) groups."""
+    return _group_waits(c, o, _rank_sum(c, o))
+
+
+def _pwf(c, o):
+    """Faces (bits) that make the suit at o (3k+1 tiles) the pair and groups."""
+    return _pair_waits(c, o, _rank_sum(c, o))
+
+
+def _near(c, o, pair, b, m):
+    """m and the ranks r within two of a held tile such that the suit at o plus
+    r is groups (and the pair) with b wilds: a farther rank joins no tile."""
+    n = _suit_size(c, o) + 1
+    x = _occ(c, o) & 511
+    k = (x | x << 1 | x << 2 | x >> 1 | x >> 2) & 511 & ~m
+    r = 0
+    while k:
+        if k & 1:
+            c[o + r] += 1
+            if _fits(c, o, n, pair, b):
+                m |= 1 << r
+            c[o + r] -= 1
+        k >>= 1
+        r += 1
     return m
 
 
