@@ -556,19 +556,20 @@ class Game:
             return _ALREADY_DONE
         if self.ndraw[s] or self.nmeld[s] or self.status[s] & _ST_WON or self._discarded(s):
             return _BAD_PHASE  # (the dealer is then the turn seat in PH_DISCARD)
-        # a seat's 3n+1 tiles as dealt (n = 0), or the dealer's 3n+2 less a discard
-        n = s == self.dealer
+        if s != self.dealer:  # its 3n+1 tiles as dealt
+            return 0 if self._ready_without(s, 0, 0) else _NOT_READY
         h = self.hand[s]
-        for f in range(27):
-            if h[f] and self._ready_without(s, f, n):
+        for f in range(27):  # the dealer's 3n+2 less one discard
+            if h[f] and self._ready_without(s, f):
                 return 0
         return _NOT_READY
 
     def _ready_without(self, s, f, n=1):
-        """True if seat s is ready once n copies of f leave its concealed tiles
-        (n = 4: into a kong, so a wait on a fifth copy is none). With rs baohu
-        2 (二合一, "允许请胡报胡时，在配牌有4对将时可以报胡") four pairs (a four is
-        two) are ready too: drawing either single makes five pairs for 请胡."""
+        """Truthy if seat s is ready once n copies of f leave its concealed
+        tiles (n = 4: into a kong, so a wait on a fifth copy is none; n = 0: as
+        they are). With rs baohu 2 (二合一, "允许请胡报胡时，在配牌有4对将时可以报胡")
+        four pairs (a four is two) are ready too: drawing either single makes
+        five pairs and a single, a 请胡. Never after a kong: 请胡 has no meld."""
         h = self.hand[s]
         lim = fan.meld_counts(self.meld_list(s), _lim)
         if n == 4:
