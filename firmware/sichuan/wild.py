@@ -422,11 +422,13 @@ def _fast(c, wn, full):
         return m | _near(c, a, 1, 2, 0) << a  # three added: the pair and groups
     if gb:
         b = z  # b: the suit that is not groups
-    k = _pw2(c, b, 0)  # the drawn tile and a wild, the other wild in a
+    # the drawn tile and a wild in b, the other wild in a; or all three in b
+    # (they hold b's pair waits with one wild, asked first)
+    k = _pw2(c, b, 0) if pa or ga else 0
     if ga and k:
         m |= ga | k << b
     if pa:
-        m |= _near(c, b, 0, 2, k) << b  # three added to b
+        m |= _near(c, b, 0, 2, k) << b
     return m
 
 
