@@ -58,8 +58,8 @@ from .shape import (
 
 _INF = const(99)
 # Per suit t of the hand asked last: _cst[t] fewest wilds for groups, _cst[t + 3]
-# for groups and the pair, _cst[t + 6] its tile count.
-_cst = bytearray(9)
+# for groups and the pair, _cst[t + 6] its tile count. _cst[9]: see _two.
+_cst = bytearray(10)
 
 
 def wild_faces(benjin):
@@ -145,6 +145,7 @@ def _two(c, o, stop):
                 m |= (31 << z >> 2) & 511
             c[o + z] += 1
         z += 3
+    _cst[9] = 1 if m else 0  # c + z is the pair and groups: pair waits exist
     if m and stop:
         return m
     x = _occ(c, o)
@@ -341,11 +342,6 @@ def _qd(c, wn, tot, full):
     return m
 
 
-def _at(r0, r1, v):
-    """Offset of the suit whose tile count is v mod 3 (r0, r1: the first two)."""
-    return 0 if r0 == v else (9 if r1 == v else 18)
-
-
 def _fast(c, wn, full):
     """Waits for one or two wilds by residue pattern (see the module notes)."""
     t0 = c[0] + c[1] + c[2] + c[3] + c[4] + c[5] + c[6] + c[7] + c[8]
@@ -371,8 +367,8 @@ def _fast(c, wn, full):
         if r0 == r1:  # 1, 1, 1: seven pairs only
             return m
         # 2, 1, 0: a holds 3k+2 tiles, b 3k+1, z 3k (groups)
-        a = _at(r0, r1, 2)
-        b = _at(r0, r1, 1)
+        a = 0 if r0 == 2 else (9 if r1 == 2 else 18)
+        b = 0 if r0 == 1 else (9 if r1 == 1 else 18)
         if not _groups(c, 27 - a - b):
             return m
         ga = _gwf(c, a)
@@ -380,7 +376,7 @@ def _fast(c, wn, full):
             k = _two(c, b, 0)  # holds b's pair waits
             if k:
                 m |= k << b
-                if ga and _pwf(c, b):
+                if ga and (_cst[9] or _pwf(c, b)):
                     m |= ga
             return m
         if ga:
@@ -391,7 +387,7 @@ def _fast(c, wn, full):
     if q == 5:  # 2, 2, 1: rare, the costs answer
         return -1
     if r0 == 1 or r1 == 1:  # 1, 1, 0: the pair in a or b, the other takes two
-        z = _at(r0, r1, 0)
+        z = 0 if r0 == 0 else (9 if r1 == 0 else 18)
         a = (z + 9) % 27
         b = (z + 18) % 27
         if not _groups(c, z):
@@ -408,7 +404,7 @@ def _fast(c, wn, full):
                 m |= pb | k << a
         return m
     # 2, 0, 0
-    a = _at(r0, r1, 2)
+    a = 0 if r0 == 2 else (9 if r1 == 2 else 18)
     b = (a + 9) % 27
     z = (a + 18) % 27
     gb = _groups(c, b)
