@@ -110,23 +110,24 @@ def _occ(c, o):
 
 
 def _fits(c, o, n, pair, b):
-    """True if the suit at o (n tiles) is groups (and the pair) with at most b
-    wilds; only b with the right count mod 3 can work. The pair holds a real
-    tile: a pair of two wilds fits anywhere, so callers count it (g + 2)."""
+    """Non-zero if the suit at o (n tiles) is groups (and the pair) with at most
+    b wilds; only b with the right count mod 3 can work. The pair holds a real
+    tile: a pair of two wilds fits anywhere, so callers count it (g + 2).
+    With one or two wilds it is ranks (bits) one of them can stand for, with
+    the suit's real tiles and the others: _near takes them as found too
+    (bit 9 when there are none to give)."""
     b -= (n + b - 2 * pair) % 3
     if b < 0:
-        return False
+        return 0
     if not n:
-        return True
+        return 512
     if b == 0:
-        return _pair_groups(c, o) if pair else _groups(c, o)
+        return 512 if (_pair_groups(c, o) if pair else _groups(c, o)) else 0
     if b == 1:
-        return (_pwf(c, o) if pair else _gwf(c, o)) != 0
+        return _wf(c, o, pair) >> o
     if b > 2:
-        return _rec(c, o, 0, 0, 0, pair, b) != _INF
-    if not pair:
-        return _two(c, o, 1) != 0
-    return _pw2(c, o, 1) != 0
+        return 512 if _rec(c, o, 0, 0, 0, pair, b) != _INF else 0
+    return _pw2(c, o, 1) if pair else _two(c, o, 1)
 
 
 def _two(c, o, stop):
@@ -217,12 +218,12 @@ def _costs(c, wn, void):
         # Calls only when wn reaches the next value (most hands hold one or two
         # wilds); groups and two wilds as the pair bound the pair cost (g + 2).
         if r == 2:
-            k = _gwf(c, o) >> o
+            k = _wf(c, o, 0) >> o
             g = 1 if k and wn else (_cost(c, o, n, 0, wn, 4) if wn > 3 else _INF)
             p = 0 if _pair_groups(c, o) else (
                 3 if g == 1 else (_cost(c, o, n, 1, wn, 3) if wn > 2 else _INF))
         elif r:
-            k = _pwf(c, o) >> o
+            k = _wf(c, o, 1) >> o
             g = _cost(c, o, n, 0, wn, 2) if wn > 1 else _INF
             p = 1 if k and wn else (4 if g == 2 else (_cost(c, o, n, 1, wn, 4) if wn > 3 else _INF))
         else:
@@ -371,16 +372,16 @@ def _fast(c, wn, full):
         b = 0 if r0 == 1 else (9 if r1 == 1 else 18)
         if not _groups(c, 27 - a - b):
             return m
-        ga = _gwf(c, a)
+        ga = _wf(c, a, 0)
         if _pair_groups(c, a):
             k = _two(c, b, 0)  # holds b's pair waits
             if k:
                 m |= k << b
-                if ga and (_cst[9] or _pwf(c, b)):
+                if ga and (_cst[9] or _wf(c, b, 1)):
                     m |= ga
             return m
         if ga:
-            k = _pwf(c, b)
+            k = _wf(c, b, 1)
             if k:
                 m |= ga | k
         return m
@@ -392,8 +393,8 @@ def _fast(c, wn, full):
         b = (z + 18) % 27
         if not _groups(c, z):
             return m
-        pa = _pwf(c, a)
-        pb = _pwf(c, b)
+        pa = _wf(c, a, 1)
+        pb = _wf(c, b, 1)
         if pa:
             k = _two(c, b, 0)
             if k:
@@ -411,7 +412,7 @@ def _fast(c, wn, full):
     if not gb and not _groups(c, z):
         return m
     pa = _pair_groups(c, a)
-    ga = _gwf(c, a)
+    ga = _wf(c, a, 0)
     if gb and _groups(c, z):
         if pa or ga:
             return full
@@ -428,14 +429,10 @@ def _fast(c, wn, full):
     return m
 
 
-def _gwf(c, o):
-    """Faces (bits) that make the suit at o (3k+2 tiles) groups."""
-    return _group_waits(c, o, _rank_sum(c, o))
-
-
-def _pwf(c, o):
-    """Faces (bits) that make the suit at o (3k+1 tiles) the pair and groups."""
-    return _pair_waits(c, o, _rank_sum(c, o))
+def _wf(c, o, pair):
+    """Faces (bits) that make the suit at o groups (3k+2 tiles, pair 0) or the
+    pair and groups (3k+1, pair 1)."""
+    return (_pair_waits if pair else _group_waits)(c, o, _rank_sum(c, o))
 
 
 def _near(c, o, pair, b, m):
@@ -448,8 +445,10 @@ def _near(c, o, pair, b, m):
     while k:
         if k & 1:
             c[o + r] += 1
-            if _fits(c, o, n, pair, b):
-                m |= 1 << r
+            v = _fits(c, o, n, pair, b)
+            if v:  # what r's wilds stand for fits with r as a wild too
+                m |= (v | 1 << r) & 511
+                k &= ~v >> r
             c[o + r] -= 1
         k >>= 1
         r += 1
