@@ -252,7 +252,7 @@ def is_win(c, w1, w2, void=-1):
         g = _cst[0] + _cst[1] + _cst[2]
         ok = (g + 2 <= wn or g - _cst[0] + _cst[3] <= wn or g - _cst[1] + _cst[4] <= wn
               or g - _cst[2] + _cst[5] <= wn
-              or (tot + wn == 14 and c.count(b"\x01") + c.count(b"\x03") <= wn))  # seven pairs
+              or _qd(c, wn - 1, tot, 1) != 0)  # seven pairs: a wild as the drawn tile
     else:
         ok = False
     c[w1] = n1
@@ -275,14 +275,9 @@ def waits_mask(c, w1, w2, void=-1, limit=None):
     m = 0
     full = 0x7FFFFFF & ~(511 << 9 * void) if void >= 0 else 0x7FFFFFF
     if void < 0 or not _suit_size(c, 9 * void):
-        if wn:
-            m = _fast(c, wn, full) if wn < 3 else -1
-            if m < 0:
-                m = _real_waits(c, wn, void, full)
-        else:
-            m = shape.waits_mask(c, void)
-            if not m and b"\x04" in c:  # a wild may be a fifth copy
-                m = _real_waits(c, 0, void, full)
+        m = (_fast(c, wn, full) if wn < 3 else -1) if wn else shape.waits_mask(c, void)
+        if m < 0 or not (m or wn) and b"\x04" in c:  # no wild: one may be a fifth copy
+            m = _real_waits(c, wn, void, full)
     c[w1] = n1
     c[w2] = n2
     if m:
@@ -393,27 +388,32 @@ def _fast(c, wn, full):
         b = (z + 18) % 27
         if not _groups(c, z):
             return m
-        pa = _wf(c, a, 1)
-        pb = _wf(c, b, 1)
-        if pa:
-            k = _two(c, b, 0)
-            if k:
-                m |= pa | k << b
+        # with x1 the pair waits of x and x2 its two-tile ranks (x1 within x2):
+        # a takes a1 if b2, a2 if b1; b likewise. _two notes most pair waits.
+        ka = _two(c, a, 0)
+        pa = ka and (_cst[9] or _wf(c, a, 1))
+        kb = _two(c, b, 0)
+        pb = kb and (_cst[9] or _wf(c, b, 1))
         if pb:
-            k = _two(c, a, 0)
-            if k:
-                m |= pb | k << a
+            m |= ka << a
+        elif pa and kb:
+            m |= _wf(c, a, 1)
+        if pa:
+            m |= kb << b
+        elif pb and ka:
+            m |= _wf(c, b, 1)
         return m
     # 2, 0, 0
     a = 0 if r0 == 2 else (9 if r1 == 2 else 18)
     b = (a + 9) % 27
     z = (a + 18) % 27
     gb = _groups(c, b)
-    if not gb and not _groups(c, z):
+    gz = _groups(c, z)
+    if not gb and not gz:
         return m
     pa = _pair_groups(c, a)
     ga = _wf(c, a, 0)
-    if gb and _groups(c, z):
+    if gb and gz:
         if pa or ga:
             return full
         return m | _near(c, a, 1, 2, 0) << a  # three added: the pair and groups
@@ -497,8 +497,7 @@ def score(rs, counts, melds, void, flags, out, w1, w2, benjin, meld_wilds=0):
     _res[0] = -1
     _assign(rs, fan, melds, void, flags, wn, 0, suits, benjin, held)
     if _res[0] >= 0 and out is not None:
-        n = len(out) if len(out) < fan.NOUT else fan.NOUT
-        for i in range(n):
+        for i in range(min(len(out), fan.NOUT)):
             out[i] = _wbest[i]
     return _res[0]
 
