@@ -127,15 +127,16 @@ def _fits(c, o, n, pair, b):
         return _wf(c, o, pair) >> o
     if b > 2:
         return 512 if _rec(c, o, 0, 0, 0, pair, b) != _INF else 0
-    return _pw2(c, o, 1) if pair else _two(c, o, 1)
+    return _pw2(c, o, 1) if pair else _two(c, o, 1, 0)
 
 
-def _two(c, o, stop):
+def _two(c, o, stop, seed):
     """Ranks (bits) of two added tiles that together make the suit at o groups.
     Either both join one real tile z (c - z is groups, z = rank sum mod 3: any
     ranks z-2..z+2 complete it), or each completes a held partial (a pair, or
     two tiles one or two ranks apart); their rank sum is fixed mod 3.
-    stop: return at the first pair found."""
+    stop: return at the first pair found. seed: ranks found already (pairs of
+    them are not asked; returned with the answer)."""
     s = _rank_sum(c, o)
     m = 0
     z = s % 3
@@ -149,6 +150,7 @@ def _two(c, o, stop):
     _cst[9] = 1 if m else 0  # c + z is the pair and groups: pair waits exist
     if m and stop:
         return m
+    m |= seed  # ranks found already: pairs of them are not asked
     x = _occ(c, o)
     y = x & x >> 1
     k = (x >> 9 | y << 2 | y >> 1 | (x & x >> 2) << 1) & 511  # completions of partials
@@ -185,7 +187,7 @@ def _pw2(c, o, stop):
         if x and not (m and stop):
             if x > 1:  # c - p + r groups means c - 2p + p + r is: _two finds it
                 c[o + p] = x - 2
-                m |= _two(c, o, stop)
+                m |= _two(c, o, stop, m)
             else:
                 c[o + p] = 0
                 k = _group_waits(c, o, s - p) >> o
@@ -369,7 +371,7 @@ def _fast(c, wn, full):
             return m
         ga = _wf(c, a, 0)
         if _pair_groups(c, a):
-            k = _two(c, b, 0)  # holds b's pair waits
+            k = _two(c, b, 0, 0)  # holds b's pair waits
             if k:
                 m |= k << b
                 if ga and (_cst[9] or _wf(c, b, 1)):
@@ -390,9 +392,9 @@ def _fast(c, wn, full):
             return m
         # with x1 the pair waits of x and x2 its two-tile ranks (x1 within x2):
         # a takes a1 if b2, a2 if b1; b likewise. _two notes most pair waits.
-        ka = _two(c, a, 0)
+        ka = _two(c, a, 0, 0)
         pa = ka and (_cst[9] or _wf(c, a, 1))
-        kb = _two(c, b, 0)
+        kb = _two(c, b, 0, 0)
         pb = kb and (_cst[9] or _wf(c, b, 1))
         if pb:
             m |= ka << a
