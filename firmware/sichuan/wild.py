@@ -31,9 +31,13 @@ suit, 2 to 4 times the work). Take one wild and counts 2, 1, 0: the 3k suit
 must be groups; f and the wild both join the 3k+1 suit (its two-tile ranks,
 `_two`) when the 3k+2 suit holds the pair, or one each joins the others
 (their one-tile waits). A suit's two-tile ranks hold its one-tile pair
-waits (f pairs p and p makes a pung), so they are not asked twice. With two
-wilds and a 3k+2 suit whose tiles already win alone or with one wild, every
-face waits (f joins the wilds). The rare splits (counts 2, 2, 2 with one
+waits (f pairs p and p makes a pung), so they are not asked twice, and
+`_two` notes the single-tile pair waits it meets on the way. With two wilds
+and a 3k+2 suit whose tiles already win alone or with one wild, every face
+waits (f joins the wilds). Answers are symmetric: when f fits, each face
+one of the wilds stands for fits too (f then being a wild), so `_near`
+keeps them and does not ask them again, and `_pw2` hands `_two` the ranks
+found so far. The rare splits (counts 2, 2, 2 with one
 wild, 2, 2, 1 with two) and three or more wilds take the general path
 (`_real_waits`): the suits' costs found once, and f changes only its own
 suit, asked within the wilds the other suits leave; a face more than two
