@@ -66,7 +66,8 @@ def render(st, vt):
 
 
 def score_table(res):
-    lines = ["", "hand   " + "".join("%8s" % ("seat %d" % s) for s in range(4))]
+    lines = ["", "hand   " + "".join("%8s" % ("seat %d" % s)
+                                      for s in range(len(res["truth_totals"])))]
     for i, d in enumerate(res["hand_deltas"]):
         lines.append("%4d   " % (i + 1) + "".join("%8d" % x for x in d))
     lines.append("final  " + "".join("%8d" % x for x in (res["totals"] or [])) +

@@ -49,7 +49,7 @@ from boards.chipsim.pn5180_sim import uid_bytes  # noqa: E402
 from sichuan import game as G  # noqa: E402
 from sichuan import presets, shape  # noqa: E402
 from sichuan import ruleset as R  # noqa: E402
-from sichuan.claims import C_GANG, C_HU, C_PENG, MUST_WIN  # noqa: E402
+from sichuan.claims import C_FEI, C_GANG, C_HU, C_PENG, MUST_WIN  # noqa: E402
 from sichuan.settle import EV_EXCHANGED, EV_HAND_END, EV_WIN  # noqa: E402
 from table.controller import exchange_direction  # noqa: E402
 
@@ -113,6 +113,16 @@ def _arg_byte(a):
     return a if isinstance(a, int) and 0 <= a < 255 else -1
 
 
+def ruleset_of(spec):
+    """A preset by name, with "+param=value" overrides (main.py sim takes the same)."""
+    name, *over = spec.split("+")
+    rs = presets.get(name)
+    for o in over:
+        k, v = o.split("=")
+        rs.set(R.param_id(k), int(v))
+    return rs
+
+
 class Bots:
     """Seeded players: win when they can, void suit first, keep waits."""
 
@@ -143,6 +153,10 @@ class Bots:
         if not g.check((G.HU, s, -1, 0)):
             return (G.HU, -1)
         h = g.hand[s]
+        if g.rs[R.P_TINGYONG]:
+            for f in range(27):
+                if h[f] and not g.check((G.TI, s, f, 0)):
+                    return (G.TI, f)  # 提: take the wild back
         if g.rs[R.P_QINGHU]:
             for f in range(27):
                 if h[f] and not g.check((G.QINGHU, s, f, 0)):
@@ -177,12 +191,15 @@ class Bots:
             return G.ZHIGANG
         if m & C_PENG and self.rng.random() < self.peng and not g.check((G.PENG, s, -1, 0)):
             return G.PENG
+        if m & C_FEI and self.rng.random() < self.peng and not g.check((G.FEI, s, -1, 0)):
+            return G.FEI  # 宜宾 飞: one real copy and a wild
         if g.check((G.PASS, s, -1, 0)) == MUST_WIN:
             return G.HU
         return G.PASS
 
 
-_KEY_OF = {G.HU: KEY_HU, G.PENG: KEY_PENG, G.ZHIGANG: KEY_GANG, G.PASS: KEY_GUO}
+_KEY_OF = {G.HU: KEY_HU, G.PENG: KEY_PENG, G.ZHIGANG: KEY_GANG, G.PASS: KEY_GUO,
+           G.FEI: KEY_PENG}
 
 
 class VirtualTable:
@@ -191,8 +208,9 @@ class VirtualTable:
     def __init__(self, preset="xuezhan", seed=1, dup=0.0, unknown=0.0, hands=None,
                  wait_limit=600, script=None, mistakes=None, silent_claims=False,
                  hasty=False, other_copy=False):
-        # a preset name, or a Ruleset (in-process runs of a variant no preset has)
-        self.rs = presets.get(preset) if isinstance(preset, str) else preset
+        # a preset name ("name+param=value..." for a variant no preset has),
+        # or a Ruleset
+        self.rs = ruleset_of(preset) if isinstance(preset, str) else preset
         self.np = self.rs[R.P_PLAYERS]  # players sit at seats 0..np-1 (docs/table.md)
         self.seed = seed
         self.rng = random.Random(seed)
@@ -502,7 +520,16 @@ class VirtualTable:
     def _play(self, g):
         ph = g.phase
         b = self.bots
-        if ph == G.PH_DEAL:
+        if ph == G.PH_DEAL and all(g.status[s] & 1 for s in range(g.np)):
+            # 叫马: the 马 takes the tile at the end of the wall; 本金: the next
+            # tile is turned. Either goes on the dealer's tray (docs/table.md).
+            if g.rs[R.P_JIAOMA] and g.ma_face < 0:
+                kind, t = G.MA, self.wall.pop(0)
+            else:
+                kind, t = G.BENJIN, self.wall.pop()
+            self._move(t, None, 2 * g.dealer + 1)
+            self._apply((kind, g.dealer, t // 4))
+        elif ph == G.PH_DEAL:
             for s in range(g.np):
                 if not g.status[s] & 1:
                     n = g.rs[R.P_HAND_SIZE] + (1 if s == g.dealer else 0)
@@ -573,6 +600,11 @@ class VirtualTable:
                                 self._move(*mv)
                             else:
                                 self.later.append(mv)
+            elif kind == G.TI:  # the real tile onto the 飞, its wild back to the rack
+                w = self._fei_wild(g, s, f)
+                self._move(self._on(2 * s, f), 2 * s, 2 * s + 1)
+                self._move(self._on(2 * s + 1, w), 2 * s + 1, 2 * s)
+                self._apply((G.TI, s, f))
             elif kind == G.QINGHU:
                 self._press(s, KEY_HU, LONG_FRAMES)  # announce; the tile goes next step
                 self.qing = (s, f)
@@ -599,18 +631,32 @@ class VirtualTable:
                 if g.prompt_mask(s):
                     kind = b.claim(g, s)
                     before = list(g.nmeld)
-                    self._press(s, _KEY_OF[kind])
+                    # 飞 while a 碰 is open too: a long 碰 (docs/table.md)
+                    lng = kind == G.FEI and not g.check((G.PENG, s, -1, 0))
+                    self._press(s, _KEY_OF[kind], LONG_FRAMES if lng else 2)
                     self._apply((kind, s, -1))
                     for t in range(g.np):
                         if g.nmeld[t] > before[t]:
                             self._claimed(g, t)
                     return
 
+    def _fei_wild(self, g, s, f):
+        for i in range(g.nmeld[s]):
+            if g.melds[4 * s + i] == f and g.fei[4 * s + i]:  # a 碰 meld is (0 << 5) | f
+                return g.fei[4 * s + i] - 1
+        raise RuntimeError("no 飞 of %d at seat %d" % (f, s))
+
     def _claimed(self, g, s):
-        m = g.melds[4 * s + g.nmeld[s] - 1]
+        i = 4 * s + g.nmeld[s] - 1
+        m = g.melds[i]
         kind, f = m >> 5, m & 31
         t = self.river.pop()
         self._move(t, None, 2 * s + 1)
+        w = g.fei[i] - 1 if g.rs[R.P_TINGYONG] else -1
+        if w >= 0:  # 飞: one real copy and the wild go to the tray
+            self._move(self._on(2 * s, f), 2 * s, 2 * s + 1)
+            self._move(self._on(2 * s, w), 2 * s, 2 * s + 1)
+            return
         for _ in range(2 if kind == 0 else 3):
             self._move(self._on(2 * s, f), 2 * s, 2 * s + 1)
 

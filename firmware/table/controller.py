@@ -23,6 +23,8 @@ PASS; 胡 on one's own turn -> self-drawn HU; suit keys -> DINGQUE. 暗杠 and
 补杠 are read from the tiles alone (they move rack -> tray on one's turn).
 断卡根: a long press of 胡 (drivers.buttons LONG) -> BAOHU before the seat's
 first draw, else it announces 请胡 and the seat's next discard is QINGHU.
+宜宾: 碰 -> FEI when only a 飞 is open to the seat, a long 碰 -> FEI; 提 and the
+本金 (as the 叫马 tile: one tile onto the dealer's tray) are read off the tiles.
 Two or three players sit at seats 0..players-1; the other seats' keys and
 readers are not used and their displays show "----".
 """
@@ -397,17 +399,22 @@ class Controller:
         if self.alerts.table_alert():
             return False  # the table first
         k = B.index_of(ev)
+        claim = g.phase in (G.PH_CLAIM, G.PH_ROB)
         if B.kind_of(ev) == B.LONG:
+            if k == B.PENG and claim and self.rs[R.P_TINGYONG]:
+                return self._apply((G.FEI, seat, -1, now), now, True)  # 飞 by choice
             return k == B.HU and self._declare(g, seat, now)
         if B.kind_of(ev) != B.SHORT:
             return False
         ph = g.phase
-        claim = ph in (G.PH_CLAIM, G.PH_ROB)
         arg = -1
         if k == B.HU:
             kind = G.HU
         elif k == B.PENG:
             kind = G.PENG
+            if self.rs[R.P_TINGYONG] and g.check((kind, seat, -1, now)) and not g.check(
+                    (G.FEI, seat, -1, now)):
+                kind = G.FEI  # 宜宾: only a 飞 (one real copy and a wild) is open
         elif k == B.GANG:
             if not claim:
                 return False  # 暗杠 / 补杠: the tiles tell

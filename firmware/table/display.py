@@ -2,8 +2,8 @@
 
 Per seat, by priority:
 1. an alert: its 4-letter text (table.alerts.TEXTS), blinking 2 Hz, LEDs red;
-2. a claim prompt: the claims open to the seat, "H" 胡, "P" 碰, "G" 杠
-   (e.g. "HP  "), blinking 1 Hz, LEDs blue;
+2. a claim prompt: the claims open to the seat, "H" 胡, "P" 碰, "G" 杠,
+   "F" 飞 (e.g. "HP  "), blinking 1 Hz, LEDs blue;
 3. a payment as it happens: "u12" received 12 / "-6" paid 6 (the seat's
    net of the payments of the last pay_ms; 7 segments have no '+'), steady;
 4. a setup step the seat still owes: "C3  " give three tiles (换三张),
@@ -65,9 +65,10 @@ def pay_text(v):
 
 
 def prompt_text(mask):
-    """Claim mask (sichuan.claims C_HU 1, C_PENG 2, C_GANG 4) as 'HPG ' letters."""
+    """Claim mask (sichuan.claims C_HU 1, C_PENG 2, C_GANG 4, C_FEI 8) as
+    'HPGF' letters (F: 宜宾 飞)."""
     return ("H" if mask & 1 else " ") + ("P" if mask & 2 else " ") + \
-        ("G" if mask & 4 else " ") + " "
+        ("G" if mask & 4 else " ") + ("F" if mask & 8 else " ")
 
 
 class TableDisplay:

@@ -73,32 +73,15 @@ EVENT_QUEUE = const(32)
 _LIST_MAX = const(127)
 _CRC_CACHE = const(64)  # log entries per LOGS reply (8 bytes each)
 
-# Parameters of variants the controller does not play yet (issue 6: 宜宾's
-# 听用 and 本金, 叫马): a ruleset that switches one on is refused. Index into
-# the ruleset, value that means "off".
-_VARIANT_OFF = (
-    (R.P_TINGYONG, 0),
-    (R.P_BENJIN_FAN, -1),
-    (R.P_WU_TINGYONG_FAN, -1),
-    (R.P_JIAOMA, 0),
-)
-
-
 def unsupported(rs, seats=SEATS):
-    """None if this table can run ruleset rs, else (param id, reason text).
-
-    First what no table of this build can run (the core's table_can_run: seats,
-    听用 the displays cannot show, a deal larger than the tiles), then the
-    variants whose observations the controller does not infer yet. Fewer
-    players than seats play at seats 0..players-1 (docs/table.md)."""
-    ok, why = R.table_can_run(rs, seats)
+    """None if this table can run ruleset rs, else (param id, reason text):
+    what no table of this build can run (the core's table_can_run: more
+    players than seats, a deal larger than the tiles). Fewer players than
+    seats play at seats 0..players-1; the 宜宾 听用 are shown by the 本金,
+    which lies face up on the dealer's tray (docs/table.md)."""
+    ok, why = R.table_can_run(rs, seats, shows_wild=True)
     if not ok:  # the detail names the parameter, as table_can_run's checks go
-        if rs[R.P_PLAYERS] > seats:
-            return R.P_PLAYERS, why
-        return (R.P_TINGYONG if rs[R.P_TINGYONG] else R.P_HAND_SIZE), why
-    for pid, off in _VARIANT_OFF:
-        if rs[pid] != off:
-            return pid, "%s = %d: variant not played by this table" % (R.param_name(pid), rs[pid])
+        return (R.P_PLAYERS if rs[R.P_PLAYERS] > seats else R.P_HAND_SIZE), why
     return None
 
 

@@ -10,6 +10,8 @@ a discrepancy; the set of discrepancies, read against the engine's phase,
 is one action, a wait (tiles still moving) or a problem:
 
     deal        13 (dealer 14) new tiles on a rack               DEAL
+    after deal  1 new tile on the dealer's tray: the 马 (叫马)     MA
+                then the 本金 (宜宾)                              BENJIN
     换三张       3 tiles leave a rack (the engine checks the suit)  EXCHANGE
     draw        1 new tile on the rack of the seat to draw       DRAW
     discard     1 tile leaves the turn seat's rack, goes nowhere DISCARD
@@ -18,6 +20,9 @@ is one action, a wait (tiles still moving) or a problem:
     碰/直杠      after the button and the engine's adjudication,
                 the claimer owes 2 (3) tiles rack -> tray plus
                 the discarded tile onto the tray ("due")         (no action)
+    飞 (宜宾)    as 碰, with one real copy and one wild tile      (no action)
+    提 (宜宾)    the real tile rack -> tray onto its 飞 and the
+                飞's wild tray -> rack, after a draw             TI
 
 A problem is returned as (seat, alert code, settle): settle=True means the
 table may still be moving and the controller raises it only once the table
@@ -66,6 +71,7 @@ class Observer:
         self.due_face = 0
         self.due_need = 0
         self.due_tile = NOWHERE
+        self.due_wild = -1  # 飞: the face of the wild tile owed to the tray, or -1
         self.problem_seat = -1
         self.problem_code = 0
         self.settle = False
@@ -195,6 +201,11 @@ class Observer:
     def _deal(self, g):
         loc = self.sc.loc
         want = g.rs[R.P_HAND_SIZE]
+        n = 0
+        for s in range(self.seats):
+            n += g.status[s] & ST_DEALT
+        if n == self.seats:
+            return self._turned(g)
         for i in range(self.nd):
             t = self.dt[i]
             lt = loc[t]
@@ -211,6 +222,23 @@ class Observer:
                 return (G.DEAL, s, faces)
         self.waiting = True
         return None
+
+    def _turned(self, g):
+        """After the deal, the tile the 马 takes (叫马) or the 本金 turned up
+        (宜宾): one new tile, laid on the dealer's tray, where it stays until
+        the hand ends. The 马 comes first when a ruleset has both."""
+        d = tray(g.dealer)
+        new = -1
+        for i in range(self.nd):
+            t = self.dt[i]
+            if self.acc[t] != _WALL or self.sc.loc[t] != d or new >= 0:
+                self._problem(self._seat_of_tile(t), alerts.COUNT, True)
+            new = t
+        if self.problem_seat >= 0 or new < 0:
+            self.waiting = True
+            return None
+        kind = G.MA if g.rs[R.P_JIAOMA] and g.ma_face < 0 else G.BENJIN
+        return (kind, g.dealer, new >> 2)
 
     def _exchange(self, g):
         loc = self.sc.loc
@@ -276,6 +304,7 @@ class Observer:
         moved = 0
         mface = -1
         same = True
+        back = 0
         for i in range(self.nd):
             t = self.dt[i]
             lt = loc[t]
@@ -294,6 +323,8 @@ class Observer:
                 if mface >= 0 and mface != t >> 2:
                     same = False
                 mface = t >> 2
+            elif a == tray(s) and lt == rack(s):
+                back += 1  # 提: the wild of a 飞 comes back to the rack
             elif a == _WALL:
                 self._problem(s, alerts.COUNT, False)  # a second draw
             elif a == OUT:
@@ -305,11 +336,14 @@ class Observer:
         if self.sc.leaving(rack(s), 1):
             self.waiting = True  # another tile is being missed: read the rack again first
             return None
-        if nleft == 1 and not moved:
+        if nleft == 1 and not moved and not back:
             return (G.DISCARD, s, left >> 2)
-        if not nleft and moved == 4 and same:
+        if not nleft and moved == 4 and same and not back:
             return (G.ANGANG, s, mface)
-        if not nleft and moved == 1 and _has_peng(g, s, mface):
+        fei = not nleft and moved == 1 and _fei_wild(g, s, mface) >= 0
+        if fei and back == 1:
+            return (G.TI, s, mface)  # the real tile onto its 飞, the wild back
+        if not nleft and moved == 1 and not back and not fei and _has_peng(g, s, mface):
             return (G.BUGANG, s, mface)
         self.waiting = True
         self._problem(s, alerts.COUNT, True)
@@ -328,13 +362,21 @@ class Observer:
                 n += 1
         dtile = self.due_tile
         there = dtile == NOWHERE or loc[dtile] == tray(s)
-        if n < self.due_need or not there:
+        w = self.due_wild
+        wt = NOWHERE
+        if w >= 0:
+            for t in range(w * 4, w * 4 + 4):
+                if acc[t] == rack(s) and loc[t] == tray(s):
+                    wt = t
+        if n < self.due_need or not there or (w >= 0 and wt == NOWHERE):
             return
         k = 0
         for t in range(f * 4, f * 4 + 4):
             if k < self.due_need and acc[t] == rack(s) and loc[t] == tray(s):
                 acc[t] = tray(s)
                 k += 1
+        if wt != NOWHERE:
+            acc[wt] = tray(s)
         if dtile != NOWHERE:
             acc[dtile] = tray(s)
         self.due_seat = -1
@@ -356,6 +398,12 @@ class Observer:
             for t in range(TILES):
                 if acc[t] == _WALL and loc[t] == rack(s):
                     acc[t] = rack(s)
+        elif kind == G.MA or kind == G.BENJIN:
+            for i in range(self.nd):
+                t = self.dt[i]
+                if acc[t] == _WALL and loc[t] == tray(g.dealer):
+                    acc[t] = tray(g.dealer)
+                    break
         elif kind == G.EXCHANGE:
             k = 3 * s
             for t in range(TILES):
@@ -379,13 +427,15 @@ class Observer:
                     acc[t] = OUT
                     self.last_discard = t
                     break
-        elif kind == G.ANGANG or kind == G.BUGANG:
+        elif kind == G.ANGANG or kind == G.BUGANG or kind == G.TI:
             for i in range(self.nd):
                 t = self.dt[i]
                 if acc[t] == rack(s) and loc[t] == tray(s):
                     acc[t] = tray(s)
                     if kind == G.BUGANG:
                         self.last_bugang = t
+                elif kind == G.TI and acc[t] == tray(s) and loc[t] == rack(s):
+                    acc[t] = rack(s)
         for e in events:
             if e[0] == EV_EXCHANGED:
                 r = e[1]
@@ -398,14 +448,19 @@ class Observer:
                 self._won(g, e)
         for t in range(self.seats):
             if g.nmeld[t] > self._nmeld[t] and (kind == G.PENG or kind == G.ZHIGANG
-                                                or kind == G.PASS or kind == G.HU):
-                m = g.melds[4 * t + g.nmeld[t] - 1]
+                                                or kind == G.PASS or kind == G.HU
+                                                or kind == G.FEI):
+                i = 4 * t + g.nmeld[t] - 1
+                m = g.melds[i]
                 mk = M.kind(m)
                 if mk == M.PENG or mk == M.ZHIGANG:
                     self.due_seat = t
                     self.due_face = M.face(m)
                     self.due_need = 2 if mk == M.PENG else 3
                     self.due_tile = self.last_discard
+                    self.due_wild = g.fei[i] - 1 if g.rs[R.P_TINGYONG] else -1
+                    if self.due_wild >= 0:
+                        self.due_need = 1  # 飞: one real copy and the wild
 
     def _won(self, g, e):
         w = e[1]
@@ -433,6 +488,17 @@ class Observer:
         for t in range(TILES):  # 血战: the winner's tiles leave the game
             if acc[t] == rack(w) or acc[t] == tray(w):
                 acc[t] = _FREE
+
+
+def _fei_wild(g, s, f):
+    """The wild face in seat s's 飞 of face f (宜宾), or -1 if it has none."""
+    if f < 0 or not g.rs[R.P_TINGYONG]:
+        return -1
+    want = M.make(M.PENG, f)
+    for i in range(g.nmeld[s]):
+        if g.melds[4 * s + i] == want:
+            return g.fei[4 * s + i] - 1
+    return -1
 
 
 def _has_peng(g, s, f):

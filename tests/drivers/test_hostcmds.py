@@ -149,20 +149,22 @@ def test_rules_push_activates_only_a_whole_valid_supported_blob():
         bad[10] ^= 1
         assert _status(t.put(F.OBJ_RULES, bytes(bad))) == (F.E_CHECK, 0)
         assert "CRC" in t.info()["refused"]
-        # a variant the table does not play
-        v = presets.get("xuezhan")
-        v.set(R.P_TINGYONG, 2)
-        v.name = "yibin"
-        assert _status(t.put(F.OBJ_RULES, v.to_blob())) == (F.E_ARG, R.P_TINGYONG)
-        assert "tingyong" in t.info()["refused"]
+        # a deal larger than the tiles in play
+        v = presets.get("duankagen")
+        v.set(R.P_SUITS, 2)  # 36 tiles of 筒
+        v.set(R.P_HAND_SIZE, 13)
+        assert _status(t.put(F.OBJ_RULES, v.to_blob())) == (F.E_ARG, R.P_HAND_SIZE)
+        assert "the deal needs" in t.info()["refused"]
         five = presets.get("xuezhan")
         five.set(R.P_PLAYERS, 5)
         assert _status(t.put(F.OBJ_RULES, five.to_blob())) == (F.E_ARG, R.P_PLAYERS)
         assert "players = 5 but the table has 4 seats" in t.info()["refused"]
-        # fewer players than seats: they play at seats 0..players-1
+        # fewer players than seats: they play at seats 0..players-1; 宜宾's 听用
         two = presets.get("erren")
         assert t.put(F.OBJ_RULES, two.to_blob())[0] == 0
         assert t.host.rules == two
+        yb = presets.get("yibin")
+        assert t.put(F.OBJ_RULES, yb.to_blob())[0] == 0
         assert t.put(F.OBJ_RULES, good.to_blob())[0] == 0
         # without the MAC, or with the wrong key
         x = presets.get("xueliu").to_blob()
@@ -172,7 +174,7 @@ def test_rules_push_activates_only_a_whole_valid_supported_blob():
         t.is_busy = True
         assert t.put(F.OBJ_RULES, x)[0] == F.E_BUSY
         assert t.host.rules == good and store.load(t.dir + "/ruleset.bin")[1] == good.to_blob()
-        assert t.rules_seen == [good, two, good]
+        assert t.rules_seen == [good, two, yb, good]
     finally:
         t.close()
 
