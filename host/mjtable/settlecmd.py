@@ -77,7 +77,8 @@ def _flags_zh(flags):
     names = simcmd.flag_names(flags)
     zh = {"zimo": "自摸", "gangshanghua": "杠上花", "gangshangpao": "杠上炮",
           "qiangganghu": "抢杠胡", "haidi": "海底", "juezhang": "绝张", "tianhu": "天胡",
-          "dihu": "地胡"}
+          "dihu": "地胡", "baohu": "报胡", "qinghu": "请胡", "qinghupao": "请胡炮",
+          "benjin": "本金", "nowild": "无听用"}
     return " ".join(zh[n] for n in names if n != "zimo")
 
 

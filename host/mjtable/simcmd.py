@@ -28,7 +28,7 @@ from . import BadInput, mpengine, rulefile, simcore
 SEATS = "甲乙丙丁"
 DIRECTION_NAMES = {1: "prev", 2: "next", 4: "across"}
 FLAG_NAMES = ("zimo", "gangshanghua", "gangshangpao", "qiangganghu", "haidi", "juezhang",
-              "tianhu", "dihu")
+              "tianhu", "dihu", "baohu", "qinghu", "qinghupao", "benjin", "nowild")  # sichuan.fan
 MAX_HANDS = 1000000
 
 

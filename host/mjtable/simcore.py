@@ -380,7 +380,11 @@ class Sim:
             if steps > 4000:
                 raise ValueError("hand %d does not end" % self.hand_no)
             if g.phase == G.PH_DRAW:
-                do((G.DRAW, g.turn, wall.pop()))
+                s = g.turn
+                # 报胡 before the seat's first draw, half the time it may
+                if self.rs[R.P_BAOHU] and not g.check((G.BAOHU, s, -1)) and rng.below(2):
+                    do((G.BAOHU, s, -1))
+                do((G.DRAW, s, wall.pop()))
             elif g.phase == G.PH_DISCARD:
                 do(self.bots[g.turn].turn(g, rng))
             else:

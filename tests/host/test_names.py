@@ -39,3 +39,19 @@ def test_fan_variant_names():
 
     assert len(calc.EXTRA_NAMES) == fan.NOUT - R.NPATTERNS
     assert calc.EXTRA_NAMES[fan.X_KA] == "ka" and calc.EXTRA_NAMES[fan.X_WUTINGYONG] == "wutingyong"
+
+
+def test_every_win_flag_has_a_name_and_a_chinese_text():
+    from mjtable import settlecmd, simcmd
+    from sichuan import fan
+
+    names = simcmd.FLAG_NAMES
+    # sichuan.fan's flags are the bits 1 << i in this order, NOWILD the last
+    assert 1 << (len(names) - 1) == fan.NOWILD
+    pairs = {"zimo": fan.ZIMO, "gangshangpao": fan.GANGSHANGPAO, "qiangganghu": fan.QIANGGANG,
+             "tianhu": fan.TIANHU, "baohu": fan.BAOHU, "qinghu": fan.QINGHU,
+             "qinghupao": fan.QINGHUPAO, "benjin": fan.BENJIN}
+    for n, bit in pairs.items():
+        assert simcmd.flag_names(bit) == [n]
+    for i in range(1, len(names)):  # zimo is left out of the Chinese text
+        assert settlecmd._flags_zh(1 << i)
