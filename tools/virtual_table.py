@@ -371,10 +371,10 @@ class VirtualTable:
             racks = [p for p in range(0, 8, 2) if self.places[p]]
             src = self.rng.choice(racks)
             t = self.rng.choice(self.places[src])
-            dst = self.rng.choice([p for p in range(8) if p // 2 != src // 2])
+            dst = self.rng.choice([p for p in range(2 * self.np) if p // 2 != src // 2])
             self.fault = ("dup", dst, tile_uid(self.seed, t), 0)
         elif r < self.dup + self.unknown:
-            dst = self.rng.randrange(8)
+            dst = self.rng.randrange(2 * self.np)  # the seats in play (the rest is not read)
             uid = uid_bytes(0xE004020000000000 | self.rng.getrandbits(40))
             self.fault = ("unknown", dst, uid, 0)
         else:

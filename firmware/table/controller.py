@@ -38,7 +38,7 @@ from sichuan.claims import MUST_WIN, ST_GAVE, ST_QUE, ST_WON
 from sichuan.settle import EV_HAND_END, EV_PAY, EV_PHASE
 from table import alerts
 from table.alerts import Alerts
-from table.display import S_DINGQUE, S_EXCHANGE, S_IDLE, S_OFF, S_PLAY, S_WON, TableDisplay
+from table.display import S_DINGQUE, S_EXCHANGE, S_IDLE, S_OFF, S_PLAY, S_QING, S_WON, TableDisplay
 from table.observe import Observer
 from table.scan import Scanner
 
@@ -486,5 +486,7 @@ class Controller:
                     st = S_EXCHANGE
                 elif ph == G.PH_DINGQUE and not g.status[s] & ST_QUE:
                     st = S_DINGQUE
+                elif s == self.qing:
+                    st = S_QING
             self.display.show(s, now, self.score(s), turn, void, prompt, self.alerts.code[s], st)
         self.display.tick(now)

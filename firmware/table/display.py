@@ -7,8 +7,9 @@ Per seat, by priority:
 3. a payment as it happens: "u12" received 12 / "-6" paid 6 (the seat's
    net of the payments of the last pay_ms; 7 segments have no '+'), steady;
 4. a setup step the seat still owes: "C3  " give three tiles (换三张),
-   "q-  " choose the 缺 suit with a suit key; "----" on a seat nobody
-   plays at (two or three players); or a text the controller sets
+   "q-  " choose the 缺 suit with a suit key; "qH  " 请胡 announced, the
+   single still to discard (断卡根); "----" on a seat nobody plays at (two
+   or three players); or a text the controller sets
    for the whole table ("FULL": no room for a new hand's log, "Enr ": no
    enrollment map yet);
 5. otherwise the seat's score (match total including this hand), right
@@ -39,8 +40,9 @@ S_DINGQUE = const(2)  # owes a 缺 suit
 S_WON = const(3)  # has won (血战: out of the hand)
 S_IDLE = const(4)  # between hands
 S_OFF = const(5)  # a seat nobody plays at (two or three players): "----", LEDs off
+S_QING = const(6)  # 断卡根: 请胡 announced (long 胡), the single not yet discarded
 
-_SETUP_TEXT = ("", "C3  ", "q-  ", "", "", "----")
+_SETUP_TEXT = ("", "C3  ", "q-  ", "", "", "----", "qH  ")
 
 
 def clamp(v):
@@ -111,7 +113,7 @@ class TableDisplay:
             if ((now - self._pay_at[s]) & 0x3FFFFFFF) < self.pay_ms:
                 return _M_PAY
             self._paying[s] = 0
-        if self.text is not None or state in (S_EXCHANGE, S_DINGQUE, S_OFF):
+        if self.text is not None or state >= S_OFF or state in (S_EXCHANGE, S_DINGQUE):
             return _M_TEXT
         return _M_SCORE
 

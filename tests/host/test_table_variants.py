@@ -93,7 +93,7 @@ def _idle_seats_blank(np):
 
 @pytest.mark.parametrize("preset,np", [("erren", 2), ("sanren", 3)])
 def test_fewer_players_inprocess(preset, np):
-    for seed in (1, 2, 3):
+    for seed in (1, 2):
         vt = V.VirtualTable(preset, seed, hands=2)
         texts, on_frame = _idle_seats_blank(np)
         r = V.run_inprocess(vt, on_frame=on_frame)
@@ -107,10 +107,8 @@ def test_fewer_players_inprocess(preset, np):
 
 
 def test_fewer_players_firmware():
-    for preset in ("erren", "sanren"):
-        vt, r = firmware(preset, 2)
-        np = presets.get(preset)[R.P_PLAYERS]
-        assert r["status"].texts()[np:] == ["----"] * (4 - np)
+    vt, r = firmware("sanren", 2)
+    assert r["status"].texts()[3:] == ["----"]
 
 
 def test_sanren_wall_has_no_wan():
@@ -121,14 +119,23 @@ def test_sanren_wall_has_no_wan():
 # --- 断卡根: 72 tiles, 10-tile hands, 报胡 and 请胡 by a long press of 胡 ------------
 
 
+_seeds = {}
+
+
 def find_seed(preset, kinds, seeds=range(400)):
     """A seed whose first hand, played by the bots on the engine alone, has
     every action kind in `kinds` (the engine evolves; the scenario stays)."""
-    for seed in seeds:
-        vt = V.dry_run(V.VirtualTable(preset, seed, hands=1))
-        if kinds <= {a[0] for a in vt.applied}:
-            return seed
-    pytest.skip("no seed in range gives the scenario")
+    key = (preset, tuple(sorted(kinds)))
+    if key not in _seeds:
+        _seeds[key] = None
+        for seed in seeds:
+            vt = V.dry_run(V.VirtualTable(preset, seed, hands=1))
+            if kinds <= {a[0] for a in vt.applied}:
+                _seeds[key] = seed
+                break
+    if _seeds[key] is None:
+        pytest.skip("no seed in range gives the scenario")
+    return _seeds[key]
 
 
 def duankagen_presets():
@@ -140,7 +147,7 @@ def test_duankagen_presets_inprocess():
     assert "duankagen" in names
     seen = set()
     for name in names:
-        for seed in (0, 1):
+        for seed in ((0, 1) if name == "duankagen" else (1,)):
             vt, r = inproc(name, seed, hands=2)
             seen |= {a[0] for a in vt.applied}
             assert not any(a[0] in (G.EXCHANGE, G.DINGQUE) for a in vt.applied)
@@ -150,8 +157,12 @@ def test_duankagen_presets_inprocess():
 
 def test_duankagen_qinghu_inprocess():
     seed = find_seed("duankagen", {G.QINGHU})
-    vt, r = inproc("duankagen", seed)
+    vt = V.VirtualTable("duankagen", seed, hands=1)
+    shown = set()
+    r = V.run_inprocess(vt, on_frame=lambda vt, st, ctl: shown.update(st.texts()))
+    check(r, vt)
     assert any(a[0] == G.QINGHU for a in vt.applied)
+    assert "qH  " in shown  # announced, the single not yet discarded
 
 
 def test_duankagen_three_players_inprocess():
@@ -205,7 +216,7 @@ def jiaoma_specs():
 
 def test_jiaoma_inprocess():
     for spec in jiaoma_specs():
-        for seed in (0, 1):
+        for seed in (1,):
             vt = V.VirtualTable(spec, seed, hands=2)
             r = V.run_inprocess(vt)
             check(r, vt)
@@ -226,7 +237,7 @@ def test_jiaoma_firmware():
 
 def test_yibin_inprocess():
     seen = set()
-    for seed in (0, 1, 2):
+    for seed in (1, 2):
         vt, r = inproc("yibin", seed, hands=2)
         kinds = [a[0] for a in vt.applied]
         assert kinds.count(G.BENJIN) == 2  # one per hand, reported for the dealer
@@ -244,3 +255,21 @@ def test_yibin_firmware():
     seed = find_seed("yibin", {G.FEI, G.TI})
     vt, r = firmware("yibin", seed)
     assert {G.BENJIN, G.FEI, G.TI} <= {a[0] for a in vt.applied}
+
+
+# --- faulty reads, and the 4-seat variants that need nothing new ----------------
+
+
+def test_variants_with_faulty_reads_inprocess():
+    """Missed and phantom reads, copied and unknown tags: the 飞/提, 请胡,
+    本金 and idle-seat paths still accept exactly the bots' moves."""
+    for preset, kinds in (("yibin", {G.TI}), ("duankagen", {G.QINGHU}), ("sanren", set())):
+        seed = find_seed(preset, kinds) if kinds else 1
+        vt = V.VirtualTable(preset, seed, hands=1, dup=0.01, unknown=0.01)
+        check(V.run_inprocess(vt, miss=0.05, phantom=0.01), vt)
+        assert kinds <= {a[0] for a in vt.applied}
+
+
+def test_bloodshed_inprocess():
+    vt, r = inproc("bloodshed", 1, hands=1)
+    assert vt.rs[R.P_HANDS] == 4
