@@ -17,6 +17,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 import build_firmware  # noqa: E402
 import virtual_table as V  # noqa: E402
+from drivers import buttons as B  # noqa: E402
 from sichuan import game as G  # noqa: E402
 from sichuan import presets  # noqa: E402
 from sichuan import ruleset as R  # noqa: E402
@@ -87,6 +88,9 @@ def _idle_seats_blank(np):
         if st.state == V.S_PLAY:
             texts.append(tuple(st.texts()[np:]))
             assert all(st.leds[s] == 0 for s in range(np, 4))
+            for k in (B.HU, B.PENG, B.GUO):  # the keys of a seat nobody plays at
+                assert not ctl.key(3, B.event(B.SHORT, k), 0)
+            assert not any(ctl.alerts.code)
 
     return texts, on_frame
 
@@ -183,8 +187,6 @@ def test_duankagen_firmware():
 def test_long_hu_refused_when_not_ready():
     """A long 胡 that is neither 报胡 nor 请胡 raises the claim-refused alert
     and changes nothing."""
-    from drivers import buttons as B
-
     vt = V.VirtualTable("duankagen", 3, hands=1)
     hit = []
 
