@@ -68,6 +68,16 @@ _PRESETS = (
      " zhuanyi=1 guoshou=1 last4_forced=1 huazhu=-1 huazhu_payees=1",
      "qingdui=3 longqidui=3 qingqidui=4 qinglongqidui=5 jingoudiao=none gangshangpao=1"
      " haidi=none tianhu=cap dihu=cap"),
+    # Seeds 001/003 叫马（买马）, on the 成都 rules they belong to: "打牌的人数多于四人 ...
+    #   该玩家可以“叫马”"; "打牌玩家拿好牌后，叫马者从牌堆尾部随机抽走一张牌视为叫马牌，
+    #   不做公示。然后自己根据牌上的点数从庄家起沿出牌方向数，叫马者将与数到的玩家绑定。
+    #   牌局结束后，叫马者与被叫者将是同样的输赢" (the engine's MA action). Reading
+    #   (docs/engine.md, 叫马): each payment to or from the bound seat is matched
+    #   between the 马 and the same counterpart, so "+ 叫马" in "结算 = (... + 叫马) *
+    #   底金" is that side payment; the 马's total is kept beside the four seats'.
+    ("chengdu_jiaoma", "chengdu",
+     "jiaoma=1",
+     ""),
     # Seed 004 (456 游戏中心): 倍数 = 2^(番数-1); "1平胡 ... 1番(×1)", "2对对胡 ... 2番(×2)",
     #   "3清一色 ... 3番(×4)", "6清对 ... 4番(×8)", "8龙七对 ... 5番(×16)", "11天胡 ...
     #   6番(×32)". The 番数 column is merged: a figure stands on the first row of its

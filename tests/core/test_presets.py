@@ -13,8 +13,8 @@ from check import raises
 from sichuan import fan, presets
 from sichuan import ruleset as R
 
-NAMES = ("xuezhan", "xueliu", "tfmj-2024", "chengdu", "games456", "bloodshed", "erren",
-         "sanren", "duankagen", "duankagen_erheyi", "duankagen_zimo", "yibin")
+NAMES = ("xuezhan", "xueliu", "tfmj-2024", "chengdu", "chengdu_jiaoma", "games456", "bloodshed",
+         "erren", "sanren", "duankagen", "duankagen_erheyi", "duankagen_zimo", "yibin")
 
 
 def _p(name, key):
