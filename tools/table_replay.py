@@ -37,7 +37,7 @@ def main(image, preset):
             continue
         print("HAND", i, " ".join(str(d) for d in g.delta))
         for s in range(np):
-            totals[s] += g.delta[s]
+            totals[s] += g.delta[s] - g.ma_side[s]  # net of what s paid the 马, as Match
         n += 1
     print("REPLAY hands=%d totals=%s" % (n, ",".join(str(v) for v in totals)))
 

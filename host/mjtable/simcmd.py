@@ -110,10 +110,13 @@ def hand_json(r):
     """The per-hand JSON object, keys in a fixed order."""
     wins = [{"seat": w[0], "fan": w[1], "flags": flag_names(w[2]), "from": w[3],
              "tile": tiles.name(w[4])} for w in r["wins"]]
-    return {"hand": r["hand"], "dealer": r["dealer"],
-            "direction": DIRECTION_NAMES.get(r["direction"], r["direction"]),
-            "end": r["end"], "wins": wins, "deltas": r["deltas"], "totals": r["totals"],
-            "actions": r["actions"]}
+    out = {"hand": r["hand"], "dealer": r["dealer"],
+           "direction": DIRECTION_NAMES.get(r["direction"], r["direction"]),
+           "end": r["end"], "wins": wins, "deltas": r["deltas"], "totals": r["totals"],
+           "actions": r["actions"]}
+    if "ma" in r:  # 叫马: totals are net of what each seat paid the 马 ("paid")
+        out["ma"] = {"seat": r["ma"][0], "delta": r["ma"][1], "paid": r["ma"][2]}
+    return out
 
 
 def summary_json(m):
@@ -121,7 +124,7 @@ def summary_json(m):
             "wins": m["wins"], "zimo": m["zimo"], "dealt_in": m["dealt_in"],
             "kongs": m["kongs"], "ends": {"wall": m["ends"]["wall"],
                                           "winners": m["ends"]["winners"]},
-            "actions": m["actions"]}
+            "actions": m["actions"], **({"ma_total": m["ma_total"]} if "ma_total" in m else {})}
 
 
 def _win_text(w):

@@ -347,6 +347,8 @@ class Sim:
         out = {"hand": self.hand_no, "dealer": dealer, "direction": direction,
                "end": END_NAMES[res["end"]], "wins": res["wins"], "deltas": list(g.delta),
                "totals": list(self.match.totals), "actions": res["n"], "wall": g.wall}
+        if self.rs[R.P_JIAOMA]:  # the 马's bound seat, result, and each seat's side payment
+            out["ma"] = [g.ma_seat, g.ma_delta, list(g.ma_side)]
         if wr is not None:
             out["log"] = bytes(wr.buf)
         return out
@@ -397,8 +399,11 @@ class Sim:
     def summary(self):
         """The match so far: totals, ranking (seats, first first), per-seat
         wins / self-drawn / dealt-in / kongs, hands by end reason, actions."""
-        return {"hands": self.hand_no, "totals": list(self.match.totals),
-                "ranking": self.match.ranking(), "wins": list(self.wins),
-                "zimo": list(self.zimo), "dealt_in": list(self.dealt_in),
-                "kongs": list(self.kongs), "ends": {"wall": self.ends[0], "winners": self.ends[1]},
-                "actions": self.actions}
+        out = {"hands": self.hand_no, "totals": list(self.match.totals),
+               "ranking": self.match.ranking(), "wins": list(self.wins),
+               "zimo": list(self.zimo), "dealt_in": list(self.dealt_in),
+               "kongs": list(self.kongs), "ends": {"wall": self.ends[0], "winners": self.ends[1]},
+               "actions": self.actions}
+        if self.rs[R.P_JIAOMA]:
+            out["ma_total"] = self.match.ma_total  # the 马's own result
+        return out

@@ -33,14 +33,23 @@ def test_hands_zero_sum_and_totals_add_up(capsys, preset):
     rs = presets.get(preset)
     np = rs[ruleset.P_PLAYERS]
     totals = [rs[ruleset.P_START_POINTS]] * np
+    ma_total = 0
     for h in hands:
         assert sum(h["deltas"]) == 0, h
-        totals = [t + d for t, d in zip(totals, h["deltas"], strict=True)]
+        paid = [0] * np
+        if rs[ruleset.P_JIAOMA]:  # the 马 wins what its seat wins, from the same payers
+            ma = h["ma"]
+            paid = ma["paid"]
+            assert ma["delta"] == h["deltas"][ma["seat"]] == sum(paid), h
+            ma_total += ma["delta"]
+        totals = [t + d - p for t, d, p in zip(totals, h["deltas"], paid, strict=True)]
         assert h["totals"] == totals
         assert h["end"] in ("wall", "winners")
         for w in h["wins"]:
             assert 0 <= w["seat"] < np and w["seat"] != w["from"]
     assert last["totals"] == totals and last["hands"] == 12
+    assert ("ma_total" in last) == bool(rs[ruleset.P_JIAOMA])
+    assert last.get("ma_total", 0) == ma_total
     assert sorted(last["ranking"]) == list(range(np))
     assert [totals[s] for s in last["ranking"]] == sorted(totals, reverse=True)
     assert sum(last["wins"]) == sum(len(h["wins"]) for h in hands)
