@@ -139,7 +139,9 @@ def push_rules(link: L.Link, rs, wait: float = 60.0) -> None:
 
 def rules_push(args):
     rs = rulefile.load(args.spec)
-    ok, why = ruleset.table_can_run(rs)  # the table refuses with the same words; say it first
+    # the table refuses with the same words; say it first (this firmware shows
+    # the 听用: the 本金 lies face up on the dealer's tray)
+    ok, why = ruleset.table_can_run(rs, shows_wild=True)
     if not ok:
         raise BadInput("%s: %s" % (args.spec, why))
     link = findport.connect(args, need_key=True)

@@ -214,14 +214,15 @@ def test_unauthenticated_changes_are_refused(table, env, capsys):
 
 
 def test_an_unplayable_variant_is_refused_with_its_reason(table, env, capsys):
-    # what no table can run (听用 it cannot show): the host says so before sending
-    (env / "yibin.toml").write_text('base = "xuezhan"\nname = "yibin"\ntingyong = 2\n')
-    code, _, err = call(capsys, "rules", "push", str(env / "yibin.toml"), "--port", table.path)
-    assert code == 2 and "tingyong = 2: this table cannot show the 听用 wild tiles" in err
-    # what this controller does not play yet (叫马): the table refuses with its reason
-    (env / "ma.toml").write_text('base = "xuezhan"\nname = "ma"\njiaoma = 1\n')
-    code, _, err = call(capsys, "rules", "push", str(env / "ma.toml"), "--port", table.path)
-    assert code == 2 and "jiaoma = 1: variant not played by this table" in err
+    from mjtable import BadInput, rulefile, tablecmd
+
+    # what a 4-seat table cannot run (断卡根 for five): the host says so before sending
+    (env / "five.toml").write_text('base = "duankagen"\nname = "five"\nplayers = 5\n')
+    code, _, err = call(capsys, "rules", "push", str(env / "five.toml"), "--port", table.path)
+    assert code == 2 and "players = 5 but the table has 4 seats" in err
+    # sent all the same (a host that does not check): the table refuses it in the same words
+    with pytest.raises(BadInput, match="refused by the table: ruleset: players = 5 but the table"):
+        tablecmd.push_rules(session(table), rulefile.load(str(env / "five.toml")), 5)
     assert session(table).info()["rules"] == "xuezhan"
 
 
