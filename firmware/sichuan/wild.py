@@ -302,7 +302,7 @@ def _real_waits(c, wn, void, full):
     tot = _costs(c, wn, void)
     m = _qd(c, wn, tot, full)
     for t in range(3):
-        if t == void:
+        if t == void or m == full:  # seven pairs: every face waits
             continue
         u = (t + 1) % 3
         v = (t + 2) % 3
@@ -323,9 +323,11 @@ def _real_waits(c, wn, void, full):
         if _cst[t] <= e - 2 or _cst[t + 3] <= g - 2 or _cst[t] <= g - 1:
             m |= 511 << o
             continue
-        k = _near(c, o, 0, e, 0) if e >= 0 else 0
-        if g >= 0:
-            k = _near(c, o, 1, g, k)
+        # the pair first: mostly one question (b < 2 in _near), and the ranks
+        # it finds are not asked again for groups
+        k = _near(c, o, 1, g, 0) if g >= 0 else 0
+        if e >= 0:
+            k = _near(c, o, 0, e, k)
         m |= k << o
     return m & full
 
@@ -445,6 +447,10 @@ def _near(c, o, pair, b, m):
     """m and the ranks r within two of a held tile such that the suit at o plus
     r is groups (and the pair) with b wilds: a farther rank joins no tile."""
     n = _suit_size(c, o) + 1
+    b -= (n + b - 2 * pair) % 3
+    if b < 2:  # one question answers every rank
+        return m | (0 if b < 0 else (_wf(c, o, pair) >> o if b == 0 else (
+            _pw2(c, o, 0) if pair else _two(c, o, 0, m))))
     x = _occ(c, o) & 511
     k = (x | x << 1 | x << 2 | x >> 1 | x >> 2) & 511 & ~m
     r = 0
