@@ -5,7 +5,6 @@ LittleFS at /, the hardware watchdog fed by the scan task (a hung scan
 resets the board within 8 s). On the unix port:
 
     micropython -X heapsize=96K main.py sim PORT FLASH_IMAGE [claim_ms [preset]]
-    (preset: a name, with "+param=value" overrides for a variant no preset has)
 
 runs the same controller on boards.sim, fed by tools/virtual_table.py over
 TCP 127.0.0.1:PORT, with its files on a LittleFS2 volume in FLASH_IMAGE (a
@@ -162,12 +161,7 @@ def active_rules(root, preset):
             print("stored ruleset refused; playing", preset)
     from sichuan import presets  # not needed once the host has pushed a ruleset
 
-    name, *over = preset.split("+")  # sim: "chengdu+jiaoma=1", a variant no preset has
-    rs = presets.get(name)
-    for o in over:
-        k, v = o.split("=")
-        rs.set(R.param_id(k), int(v))
-    return rs
+    return presets.get(preset)
 
 
 def main_board():

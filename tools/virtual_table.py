@@ -52,6 +52,7 @@ from sichuan import ruleset as R  # noqa: E402
 from sichuan.claims import C_FEI, C_GANG, C_HU, C_PENG, MUST_WIN  # noqa: E402
 from sichuan.settle import EV_EXCHANGED, EV_HAND_END, EV_WIN  # noqa: E402
 from table.controller import exchange_direction  # noqa: E402
+from table.observe import fei_wild  # noqa: E402
 
 MP = os.path.join(ROOT, ".venv", "bin", "micropython")
 # The firmware's code runs in place from a ROMFS image (tools/mprun.py), as
@@ -110,16 +111,6 @@ class Status:
 
 def _arg_byte(a):
     return a if isinstance(a, int) and 0 <= a < 255 else -1
-
-
-def ruleset_of(spec):
-    """A preset by name, with "+param=value" overrides (main.py sim takes the same)."""
-    name, *over = spec.split("+")
-    rs = presets.get(name)
-    for o in over:
-        k, v = o.split("=")
-        rs.set(R.param_id(k), int(v))
-    return rs
 
 
 class Bots:
@@ -207,9 +198,9 @@ class VirtualTable:
     def __init__(self, preset="xuezhan", seed=1, dup=0.0, unknown=0.0, hands=None,
                  wait_limit=600, script=None, mistakes=None, silent_claims=False,
                  hasty=False, other_copy=False):
-        # a preset name ("name+param=value..." for a variant no preset has),
-        # or a Ruleset
-        self.rs = ruleset_of(preset) if isinstance(preset, str) else preset
+        # a preset name, or a Ruleset (in-process runs only: the firmware
+        # process is given the preset's name)
+        self.rs = presets.get(preset) if isinstance(preset, str) else preset
         self.np = self.rs[R.P_PLAYERS]  # players sit at seats 0..np-1 (docs/table.md)
         self.seed = seed
         self.rng = random.Random(seed)
@@ -600,7 +591,7 @@ class VirtualTable:
                             else:
                                 self.later.append(mv)
             elif kind == G.TI:  # the real tile onto the 飞, its wild back to the rack
-                w = self._fei_wild(g, s, f)
+                w = fei_wild(g, s, f)
                 self._move(self._on(2 * s, f), 2 * s, 2 * s + 1)
                 self._move(self._on(2 * s + 1, w), 2 * s + 1, 2 * s)
                 self._apply((G.TI, s, f))
@@ -639,19 +630,13 @@ class VirtualTable:
                             self._claimed(g, t)
                     return
 
-    def _fei_wild(self, g, s, f):
-        for i in range(g.nmeld[s]):
-            if g.melds[4 * s + i] == f and g.fei[4 * s + i]:  # a 碰 meld is (0 << 5) | f
-                return g.fei[4 * s + i] - 1
-        raise RuntimeError("no 飞 of %d at seat %d" % (f, s))
-
     def _claimed(self, g, s):
         i = 4 * s + g.nmeld[s] - 1
         m = g.melds[i]
         kind, f = m >> 5, m & 31
         t = self.river.pop()
         self._move(t, None, 2 * s + 1)
-        w = g.fei[i] - 1 if g.rs[R.P_TINGYONG] else -1
+        w = g.fei[i] - 1  # 0 unless a 飞
         if w >= 0:  # 飞: one real copy and the wild go to the tray
             self._move(self._on(2 * s, f), 2 * s, 2 * s + 1)
             self._move(self._on(2 * s, w), 2 * s, 2 * s + 1)

@@ -340,10 +340,10 @@ class Observer:
             return (G.DISCARD, s, left >> 2)
         if not nleft and moved == 4 and same and not back:
             return (G.ANGANG, s, mface)
-        fei = not nleft and moved == 1 and _fei_wild(g, s, mface) >= 0
+        fei = not nleft and moved == 1 and fei_wild(g, s, mface) >= 0
         if fei and back == 1:
             return (G.TI, s, mface)  # the real tile onto its 飞, the wild back
-        if not nleft and moved == 1 and not back and not fei and _has_peng(g, s, mface):
+        if not nleft and moved == 1 and not back and not fei and _peng_at(g, s, mface) >= 0:
             return (G.BUGANG, s, mface)
         self.waiting = True
         self._problem(s, alerts.COUNT, True)
@@ -458,7 +458,7 @@ class Observer:
                     self.due_face = M.face(m)
                     self.due_need = 2 if mk == M.PENG else 3
                     self.due_tile = self.last_discard
-                    self.due_wild = g.fei[i] - 1 if g.rs[R.P_TINGYONG] else -1
+                    self.due_wild = g.fei[i] - 1  # 0 unless a 飞
                     if self.due_wild >= 0:
                         self.due_need = 1  # 飞: one real copy and the wild
 
@@ -490,20 +490,20 @@ class Observer:
                 acc[t] = _FREE
 
 
-def _fei_wild(g, s, f):
-    """The wild face in seat s's 飞 of face f (宜宾), or -1 if it has none."""
-    if f < 0 or not g.rs[R.P_TINGYONG]:
-        return -1
-    want = M.make(M.PENG, f)
-    for i in range(g.nmeld[s]):
-        if g.melds[4 * s + i] == want:
-            return g.fei[4 * s + i] - 1
+def _peng_at(g, s, f):
+    """Index into g.melds of seat s's 碰 (or 飞) of face f, or -1."""
+    if f >= 0:
+        want = M.make(M.PENG, f)
+        for i in range(4 * s, 4 * s + g.nmeld[s]):
+            if g.melds[i] == want:
+                return i
     return -1
 
 
-def _has_peng(g, s, f):
-    if f < 0:
-        return False
+def fei_wild(g, s, f):
+    """The wild face in seat s's 飞 of face f (宜宾), or -1 if it has none."""
+    i = _peng_at(g, s, f)
+    return g.fei[i] - 1 if i >= 0 else -1
     want = M.make(M.PENG, f)
     for i in range(g.nmeld[s]):
         if g.melds[4 * s + i] == want:
