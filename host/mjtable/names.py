@@ -23,6 +23,18 @@ EVENT_NAMES = ("accepted", "refused", "pay", "prompt", "win", "hand_end", "phase
 PAY_NAMES = ("gang_zhi", "gang_maomao", "gang_bu", "gang_an", "dianpao", "zimo",
              "qianggang", "bao", "zhuanyi", "huazhu", "chajiao", "tuigang")
 
+# sichuan.fan win flags, bit i: the JSON name and the 汉字.
+WIN_FLAGS = (("zimo", "自摸"), ("gangshanghua", "杠上花"), ("gangshangpao", "杠上炮"),
+             ("qiangganghu", "抢杠胡"), ("haidi", "海底"), ("juezhang", "绝张"),
+             ("tianhu", "天胡"), ("dihu", "地胡"), ("baohu", "报胡"), ("qinghu", "请胡"),
+             ("qinghupao", "请胡炮"), ("benjin", "本金"), ("nowild", "无听用"))
+
+
+def flags_of(flags, zh=False):
+    """The names (zh: the 汉字) of the win flags set in `flags`."""
+    return [w[1 if zh else 0] for i, w in enumerate(WIN_FLAGS) if flags >> i & 1]
+
+
 # sichuan.claims refusal reasons: display text and stable keys.
 REASONS = (
     "ok", "not your turn", "must discard the void suit first",

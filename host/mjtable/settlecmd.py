@@ -13,7 +13,7 @@ import sys
 from sichuan import game as G
 from sichuan import settle, tiles
 
-from . import BadInput, names, script, simcmd
+from . import BadInput, names, script
 from .script import seat_name
 
 PAY_ZH = ("直杠", "毛毛雨", "补杠 刮风", "暗杠 下雨", "点炮", "自摸", "抢杠胡", "点杠花 包",
@@ -59,7 +59,7 @@ def as_dict(res):
     g = res.game
     pays = [{"line": ln, "payer": e[1], "payee": e[2], "amount": e[3],
              "reason": _pay_reason(e[4])} for ln, e in res.payments()]
-    wins = [{"line": ln, "seat": e[1], "fan": e[2], "flags": simcmd.flag_names(e[3]),
+    wins = [{"line": ln, "seat": e[1], "fan": e[2], "flags": names.flags_of(e[3]),
              "from": e[4], "tile": tiles.name(e[5])} for ln, e in res.wins()]
     checks = [{"seat": e[1], "status": CHECK_NAMES[e[2]], "fan": e[3]}
               for _ln, e in res.checks()]
@@ -74,12 +74,7 @@ def as_json(res):
 
 
 def _flags_zh(flags):
-    names = simcmd.flag_names(flags)
-    zh = {"zimo": "自摸", "gangshanghua": "杠上花", "gangshangpao": "杠上炮",
-          "qiangganghu": "抢杠胡", "haidi": "海底", "juezhang": "绝张", "tianhu": "天胡",
-          "dihu": "地胡", "baohu": "报胡", "qinghu": "请胡", "qinghupao": "请胡炮",
-          "benjin": "本金", "nowild": "无听用"}
-    return " ".join(zh[n] for n in names if n != "zimo")
+    return " ".join(names.flags_of(flags & ~1, zh=True))  # 自摸 is said elsewhere
 
 
 def as_text(res):

@@ -23,12 +23,10 @@ import time
 
 from sichuan import ruleset, tiles
 
-from . import BadInput, mpengine, rulefile, simcore
+from . import BadInput, mpengine, names, rulefile, simcore
 
 SEATS = "甲乙丙丁"
 DIRECTION_NAMES = {1: "prev", 2: "next", 4: "across"}
-FLAG_NAMES = ("zimo", "gangshanghua", "gangshangpao", "qiangganghu", "haidi", "juezhang",
-              "tianhu", "dihu", "baohu", "qinghu", "qinghupao", "benjin", "nowild")  # sichuan.fan
 MAX_HANDS = 1000000
 
 
@@ -102,13 +100,9 @@ def seat_name(s):
     return SEATS[s] if 0 <= s < len(SEATS) else str(s + 1)
 
 
-def flag_names(flags):
-    return [n for i, n in enumerate(FLAG_NAMES) if flags >> i & 1]
-
-
 def hand_json(r):
     """The per-hand JSON object, keys in a fixed order."""
-    wins = [{"seat": w[0], "fan": w[1], "flags": flag_names(w[2]), "from": w[3],
+    wins = [{"seat": w[0], "fan": w[1], "flags": names.flags_of(w[2]), "from": w[3],
              "tile": tiles.name(w[4])} for w in r["wins"]]
     out = {"hand": r["hand"], "dealer": r["dealer"],
            "direction": DIRECTION_NAMES.get(r["direction"], r["direction"]),
@@ -120,11 +114,14 @@ def hand_json(r):
 
 
 def summary_json(m):
-    return {"hands": m["hands"], "totals": m["totals"], "ranking": m["ranking"],
-            "wins": m["wins"], "zimo": m["zimo"], "dealt_in": m["dealt_in"],
-            "kongs": m["kongs"], "ends": {"wall": m["ends"]["wall"],
-                                          "winners": m["ends"]["winners"]},
-            "actions": m["actions"], **({"ma_total": m["ma_total"]} if "ma_total" in m else {})}
+    out = {"hands": m["hands"], "totals": m["totals"], "ranking": m["ranking"],
+           "wins": m["wins"], "zimo": m["zimo"], "dealt_in": m["dealt_in"],
+           "kongs": m["kongs"], "ends": {"wall": m["ends"]["wall"],
+                                         "winners": m["ends"]["winners"]},
+           "actions": m["actions"]}
+    if "ma_total" in m:  # 叫马: the 马's own result
+        out["ma_total"] = m["ma_total"]
+    return out
 
 
 def _win_text(w):

@@ -42,16 +42,17 @@ def test_fan_variant_names():
 
 
 def test_every_win_flag_has_a_name_and_a_chinese_text():
-    from mjtable import settlecmd, simcmd
+    from mjtable import names as N
+    from mjtable import settlecmd
     from sichuan import fan
 
-    names = simcmd.FLAG_NAMES
+    flags = N.WIN_FLAGS
     # sichuan.fan's flags are the bits 1 << i in this order, NOWILD the last
-    assert 1 << (len(names) - 1) == fan.NOWILD
+    assert 1 << (len(flags) - 1) == fan.NOWILD
     pairs = {"zimo": fan.ZIMO, "gangshangpao": fan.GANGSHANGPAO, "qiangganghu": fan.QIANGGANG,
              "tianhu": fan.TIANHU, "baohu": fan.BAOHU, "qinghu": fan.QINGHU,
              "qinghupao": fan.QINGHUPAO, "benjin": fan.BENJIN}
     for n, bit in pairs.items():
-        assert simcmd.flag_names(bit) == [n]
-    for i in range(1, len(names)):  # zimo is left out of the Chinese text
+        assert N.flags_of(bit) == [n]
+    for i in range(1, len(flags)):  # zimo is left out of the Chinese text
         assert settlecmd._flags_zh(1 << i)
