@@ -37,13 +37,12 @@ and a 3k+2 suit whose tiles already win alone or with one wild, every face
 waits (f joins the wilds). Answers are symmetric: when f fits, each face
 one of the wilds stands for fits too (f then being a wild), so `_near`
 keeps them and does not ask them again, and `_pw2` hands `_two` the ranks
-found so far. The rare splits (counts 2, 2, 2 with one
-wild, 2, 2, 1 with two) and three or more wilds take the general path
-(`_real_waits`): the suits' costs found once, and f changes only its own
-suit, asked within the wilds the other suits leave; a face more than two
-ranks from every tile of its suit can only join wilds, so one answer covers
-all of them. Without wild copies the plain shape.waits_mask answers. A
-drawn wild wins when any face does.
+found so far. Three or more wilds take the general path (`_real_waits`):
+the suits' costs found once, and f changes only its own suit, asked within
+the wilds the other suits leave; a face more than two ranks from every tile
+of its suit can only join wilds, so one answer covers all of them. Without
+wild copies the plain shape.waits_mask answers. A drawn wild wins when any
+face does.
 Nothing allocates; the recursion is at most nine deep.
 """
 
@@ -281,8 +280,11 @@ def waits_mask(c, w1, w2, void=-1, limit=None):
     m = 0
     full = 0x7FFFFFF & ~(511 << 9 * void) if void >= 0 else 0x7FFFFFF
     if void < 0 or not _suit_size(c, 9 * void):
-        m = (_fast(c, wn, full) if wn < 3 else -1) if wn else shape.waits_mask(c, void)
-        if m < 0 or not (m or wn) and b"\x04" in c:  # no wild: one may be a fifth copy
+        if wn == 0:
+            m = shape.waits_mask(c, void)
+        elif wn < 3:
+            m = _fast(c, wn, full)
+        if wn > 2 or not (m or wn) and b"\x04" in c:  # no wild: one may be a fifth copy
             m = _real_waits(c, wn, void, full)
     c[w1] = n1
     c[w2] = n2
@@ -366,8 +368,20 @@ def _fast(c, wn, full):
             if bad < 0:
                 return full
             return m | _pw2(c, bad, 0) << bad
-        if q == 6:  # 2, 2, 2: rare, the costs answer
-            return -1
+        if q == 6:  # 2, 2, 2: a suit keeps the pair, f and the wild join one other each
+            g0 = _wf(c, 0, 0)
+            g1 = _wf(c, 9, 0)
+            g2 = _wf(c, 18, 0)
+            p0 = (g1 or g2) and _pair_groups(c, 0)
+            p1 = (g0 or g2) and _pair_groups(c, 9)
+            p2 = (g0 or g1) and _pair_groups(c, 18)
+            if (p1 and g2) or (p2 and g1):
+                m |= g0
+            if (p0 and g2) or (p2 and g0):
+                m |= g1
+            if (p0 and g1) or (p1 and g0):
+                m |= g2
+            return m
         if r0 == r1:  # 1, 1, 1: seven pairs only
             return m
         # 2, 1, 0: a holds 3k+2 tiles, b 3k+1, z 3k (groups)
@@ -388,8 +402,24 @@ def _fast(c, wn, full):
             if k:
                 m |= ga | k
         return m
-    if q == 5:  # 2, 2, 1: rare, the costs answer
-        return -1
+    if q == 5:  # 2, 2, 1: x takes one tile (its pair) and a, b one each, or x takes
+        # two (groups) and a or b one, the other keeping the pair
+        x = 0 if r0 == 1 else (9 if r1 == 1 else 18)
+        a = (x + 9) % 27
+        b = (x + 18) % 27
+        ga = _wf(c, a, 0)
+        gb = _wf(c, b, 0)
+        if ga and gb:
+            k = _wf(c, x, 1)
+            if k:
+                m |= k | ga | gb
+        pa = gb and _pair_groups(c, a)
+        pb = ga and _pair_groups(c, b)
+        if pa or pb:
+            k = _two(c, x, 0, 0)
+            if k:
+                m |= k << x | (gb if pa else 0) | (ga if pb else 0)
+        return m
     if r0 == 1 or r1 == 1:  # 1, 1, 0: the pair in a or b, the other takes two
         z = 0 if r0 == 0 else (9 if r1 == 0 else 18)
         a = (z + 9) % 27

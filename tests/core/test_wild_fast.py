@@ -98,3 +98,43 @@ def test_one_wild_waits_of_a_win_less_one_match_brute_force():
 def test_two_wild_waits_of_a_win_less_one_match_brute_force():
     seen, nonempty = _check(62, 300, 2)
     assert seen > 280 and nonempty > 280
+
+
+def _residues(c, w1, w2):
+    """The suits' real tile counts mod 3, largest first."""
+    r = []
+    for o in (0, 9, 18):
+        n = 0
+        for f in range(o, o + 9):
+            if f != w1 and f != w2:
+                n += c[f]
+        r.append(n % 3)
+    r.sort()
+    return tuple(r[::-1])
+
+
+def _check_split(seed, wn, split, want_n):
+    """As _check, on want_n hands whose counts mod 3 are `split` only."""
+    rng = Rng(seed)
+    seen = 0
+    while seen < want_n:
+        void = (-1, 0, 1, 2)[rng.below(4)]
+        item = _with_wilds(rng, _win_less_one(rng, (4, 4, 4, 3, 2)[rng.below(5)], void), wn)
+        if item is None or _residues(*item) != split:
+            continue
+        c, w1, w2 = item
+        lim = _limit(rng, c)
+        got = wild.waits_mask(c, w1, w2, void, lim)
+        assert got == _brute_waits(c, w1, w2, void, lim), (bytes(c), w1, w2, void, got)
+        seen += 1
+
+
+def test_one_wild_with_every_suit_two_over_groups_matches_brute_force():
+    # counts 2, 2, 2: a suit keeps the pair, the drawn tile and the wild
+    # complete the other two
+    _check_split(63, 1, (2, 2, 2), 120)
+
+
+def test_two_wilds_with_counts_two_two_one_match_brute_force():
+    # counts 2, 2, 1: the 3k+1 suit takes its pair tile or two tiles
+    _check_split(64, 2, (2, 2, 1), 120)
