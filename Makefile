@@ -23,15 +23,17 @@ $(STAMP): requirements.txt tools/stubs-requirements.txt pyproject.toml
 	    -r tools/stubs-requirements.txt
 	touch $(STAMP)
 
-# Everything: pytest on CPython, the core suite on MicroPython, mpy-cross
-# over every firmware file, ruff, and the type check against the rp2 stubs.
-test: setup firmware lint typecheck test-mp test-py
+# Everything: pytest on CPython, mpy-cross over every firmware file, ruff and
+# the type check against the rp2 stubs. The core and driver suites run on
+# MicroPython within pytest: tests/host/test_core_dual.py runs test-mp's
+# command and checks it ran as many tests as pytest collects there.
+test: setup firmware lint typecheck test-py
 
 # The long run of the faulty-reads bot test: 200 hands on the virtual table
 # with 5% missed reads and phantom, duplicated and unknown tags (`make test`
 # plays 16 of them); about 25 minutes on two cores, one match per core.
 test-long: setup firmware
-	MJ_BOT_HANDS=200 MJ_BOT_JOBS=$$(nproc) $(BIN)/pytest -q tests/host/test_table_scenarios.py -k bot_hands
+	MJ_BOT_HANDS=200 $(BIN)/pytest -q tests/host/test_table_scenarios.py -k bot_hands
 
 test-py: setup
 	$(BIN)/pytest

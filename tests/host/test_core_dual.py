@@ -3,8 +3,9 @@
 Issue 2: "One core suite, run under CPython and under MicroPython." A test that
 silently does not run under MicroPython (a module that fails to import there, a
 name the runner skips) would leave the two counts different; this test runs
-`.venv/bin/micropython tools/mptest.py tests/core` and asserts it passes with
-exactly as many tests as pytest collects in tests/core.
+`.venv/bin/micropython tools/mptest.py tests/core tests/drivers` (what `make
+test-mp` runs; `make test` relies on this test for it) and asserts it passes
+with exactly as many tests as pytest collects in those folders.
 
 It also checks that the two interpreters produce the same bytes for what
 leaves the core: every preset's ruleset blob, and the waits and calculator
@@ -26,9 +27,11 @@ def _run(cmd, **kw):
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600, **kw)
 
 
+DUAL = ["tests/core", "tests/drivers"]  # the suites that run on both interpreters
+
+
 def _pytest_core_count():
-    p = _run(PYTEST + ["-o", "addopts=", "-p", "no:cacheprovider", "--collect-only", "-q",
-                       "tests/core"])
+    p = _run(PYTEST + ["-o", "addopts=", "-p", "no:cacheprovider", "--collect-only", "-q"] + DUAL)
     assert p.returncode == 0, p.stdout + p.stderr
     ids = [ln for ln in p.stdout.splitlines() if "::" in ln]
     return len(ids), ids
@@ -38,12 +41,12 @@ def test_micropython_runs_every_core_test():
     assert os.path.exists(MICROPYTHON), "run `make setup` first: no " + MICROPYTHON
     n_py, ids = _pytest_core_count()
     assert n_py > 100, n_py
-    p = _run([MICROPYTHON, "tools/mptest.py", "tests/core"])
+    p = _run([MICROPYTHON, "tools/mptest.py"] + DUAL)
     m = re.search(r"micropython: (\d+) passed, (\d+) failed", p.stdout)
     assert m, p.stdout + p.stderr
     passed, failed = int(m.group(1)), int(m.group(2))
     assert failed == 0 and p.returncode == 0, p.stdout[-4000:]
-    assert passed == n_py, "pytest collects %d core tests, MicroPython ran %d" % (n_py, passed)
+    assert passed == n_py, "pytest collects %d dual tests, MicroPython ran %d" % (n_py, passed)
 
 
 # The same computation on both interpreters; prints one JSON array a line.
