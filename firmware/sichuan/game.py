@@ -37,7 +37,7 @@ See docs/engine.md.
 
 from micropython import const
 
-from . import claims, fan, meld, settle, shape, wild
+from . import claims, fan, meld, settle, shape
 from . import ruleset as R
 from .claims import void_held
 
@@ -283,7 +283,7 @@ class Game:
         h = self.hand[s]
         v = self._vd(s)
         if self.w1 >= 0:
-            return wild.waits_mask(h, self.w1, self.w2, v, lim)
+            return self.wild.waits_mask(h, self.w1, self.w2, v, lim)
         return shape.waits_mask(h, v, lim)
 
     def is_wild(self, f):
@@ -321,8 +321,8 @@ class Game:
         none; with 听用 wilds, each stands for its best face (sichuan.wild)."""
         ms = self.meld_list(s)
         if self.w1 >= 0:
-            return wild.score(self.rs, h, ms, self._vd(s), flags, None, self.w1, self.w2,
-                              self.benjin, self.meld_wilds(s))
+            return self.wild.score(self.rs, h, ms, self._vd(s), flags, None, self.w1,
+                                   self.w2, self.benjin, self.meld_wilds(s))
         return fan.score(self.rs, h, ms, self._vd(s), flags, None, win)
 
     def wait_value(self, s, f, flags=0):
@@ -346,7 +346,7 @@ class Game:
         if void_held(self, s) or self.status[s] & _ST_NOHU:
             return False
         if self.w1 >= 0:
-            return wild.is_win(self.hand[s], self.w1, self.w2, self._vd(s))
+            return self.wild.is_win(self.hand[s], self.w1, self.w2, self._vd(s))
         return shape.is_win(self.hand[s], self._vd(s))
 
     def seat_flags(self, s):
@@ -806,6 +806,12 @@ class Game:
 
     def _do_benjin(self, f, ev):
         """本金: turned face up out of the wall; its neighbours become wild."""
+        # sichuan.wild is imported by the first 本金, and every wild call comes
+        # after it: a table that never plays 宜宾 does not hold its functions
+        # and names (2 KB of heap, 34 names)
+        from . import wild
+
+        self.wild = wild
         self.benjin = f
         self.seen[f] += 1
         self.shown[f] += 1
