@@ -12,7 +12,7 @@ Scratch buffers are module-level so a call allocates nothing.
 
 from micropython import const
 
-from . import meld, shape, tiles
+from . import meld, shape
 
 # Pattern ids (_R_), parameters and values of sichuan.ruleset, folded in at
 # compile time (an imported name costs its string and a lookup per use in the
@@ -417,7 +417,7 @@ def score(rs, counts, melds=(), void=-1, flags=0, out=None, win=-1):
     want = rs[_P_HAND_SIZE] + 1 - 3 * len(melds)
     if flags & QINGHU:
         want -= 1
-    if tiles.total(counts) != want:
+    if shape.total(counts) != want:
         return -1
     held_counts(counts, melds, _all)
     if suits_used(_all) & ~rs[_P_SUITS] or not lacks_a_suit(rs, _all, void):

@@ -66,6 +66,14 @@ def _suit_size(c, o):
     return n
 
 
+def total(counts):
+    """Number of tiles in counts."""
+    n = 0
+    for c in counts:
+        n += c
+    return n
+
+
 def is_qidui(counts, size=14):
     """Seven pairs: 14 concealed tiles, every count even (a four is two pairs).
     size: another number of tiles all in pairs (断卡根 请胡: five pairs, 10)."""

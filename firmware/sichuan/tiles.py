@@ -10,6 +10,8 @@ Notation out: `123m456p789s`.
 
 from micropython import const
 
+from .shape import total  # noqa: F401  (part of this module's API; fan uses shape's)
+
 NFACES = const(27)
 NTILES = const(108)
 SUITS = "mps"
@@ -90,9 +92,3 @@ def to_text(counts):
     return "".join(out)
 
 
-def total(counts):
-    """Number of tiles in counts."""
-    n = 0
-    for c in counts:
-        n += c
-    return n
