@@ -137,9 +137,10 @@ def table_figures(heap=V.HEAP, seed=2026, build=True):
     vt = V.VirtualTable("xuezhan", seed)
     res = V.run(vt, heap=heap)
     st = parse_stats(res["stdout"])
-    if st is None or res["mismatch"] or res["stuck"] or res["totals"] != res["truth_totals"]:
-        raise RuntimeError("table match failed: %r %r %r" % (res["mismatch"], res["stuck"],
-                                                             res["stderr"][-500:]))
+    if (st is None or res["error"] or res["returncode"] or res["mismatch"] or res["stuck"]
+            or res["totals"] != res["truth_totals"]):
+        raise RuntimeError("table match failed: %r %r %r %r" % (
+            res["mismatch"], res["stuck"], res["error"], (res["stdout"] or "")[-300:]))
     board, sim = mpy_sizes(V.FW)
     cyc = max(1, st["cycles"])
     # the scan's time includes waiting for the simulated chips in the table's

@@ -939,8 +939,11 @@ def main(argv):
         print("%-13s %s" % (k, res[k]))
     if res["stderr"]:
         print(res["stderr"])
-    return 0 if not res["mismatch"] and not res["stuck"] and res["totals"] == res[
-        "truth_totals"] else 1
+    if res["error"] or res["returncode"]:  # the firmware stopped: its traceback
+        print((res["stdout"] or "")[-1500:])
+    ok = (res["error"] is None and res["returncode"] == 0 and not res["mismatch"]
+          and not res["stuck"] and res["totals"] == res["truth_totals"])
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
