@@ -129,12 +129,12 @@ def import_heap(heap="1M"):
     return heap[0], heap[1], names["n_qstr"], names["n_total_bytes"]
 
 
-def table_figures(heap=V.HEAP, seed=2026, build=True):
+def table_figures(heap=V.HEAP, seed=2026, build=True, hands=None):
     """dict of the figures (see the module docstring); raises RuntimeError if
-    the match did not run through."""
+    the match did not run through. hands: fewer than the match's 8 (--quick)."""
     if build:
         build_firmware.build(os.path.join(ROOT, "firmware"), V.FW)
-    vt = V.VirtualTable("xuezhan", seed)
+    vt = V.VirtualTable("xuezhan", seed, hands=hands)
     res = V.run(vt, heap=heap)
     st = parse_stats(res["stdout"])
     if (st is None or res["error"] or res["returncode"] or res["mismatch"] or res["stuck"]
@@ -177,8 +177,9 @@ def table_figures(heap=V.HEAP, seed=2026, build=True):
 
 
 def section(quick=False):
-    """The `table` section of build/bench.json (tools/bench.py); one match either way."""
-    f = table_figures()
+    """The `table` section of build/bench.json (tools/bench.py): one match, its
+    first two hands when quick (the test of the bench's keys; no figure)."""
+    f = table_figures(hands=2 if quick else None)
     f["targets"] = {
         "heap_fits_96k": {"value": f["table_heap_live_peak_bytes"], "target": 96 * 1024,
                           "ok": f["table_heap_live_peak_bytes"] <= 96 * 1024},

@@ -9,6 +9,9 @@ probes illegal actions (refused, nothing changed) and replays its log to the
 same state and payments.
 """
 
+import multiprocessing
+import os
+
 import pytest
 from gamekit import located, play, snapshot
 from sichuan import handlog, presets
@@ -19,10 +22,24 @@ HANDS = 1000
 
 @pytest.mark.parametrize("name", presets.names())
 def test_thousand_hands_zero_sum_conserved_and_replayable(name):
+    # the seeds split over the cores (forked workers; an assertion in one
+    # fails the test with its message)
+    jobs = min(4, os.cpu_count() or 1)
+    seeds = [range(j, HANDS, jobs) for j in range(jobs)]
+    if jobs > 1:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            done = pool.starmap(_hands, [(name, s) for s in seeds])
+    else:
+        done = [_hands(name, seeds[0])]
+    assert sum(done) == HANDS
+
+
+def _hands(name, seeds):
+    """Play and check the hands of these seeds; returns how many."""
     rs = presets.get(name)
     np = rs[0]
     tiles = 36 * bin(rs[1]).count("1")
-    for seed in range(HANDS):
+    for seed in seeds:
         d = seed % np
         direction = _direction(rs, seed)
         deep = seed % 10 == 0
@@ -36,3 +53,4 @@ def test_thousand_hands_zero_sum_conserved_and_replayable(name):
         if deep:
             g2 = handlog.replay(rs, log.buf)
             assert snapshot(g2) == snapshot(g) and g2.delta == g.delta, (name, seed)
+    return len(seeds)
