@@ -15,6 +15,7 @@ from it. MicroPython's own `-X heapsize` is the heap the firmware gets.
 
 import ctypes
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -26,11 +27,17 @@ ROOT = os.path.dirname(HERE)
 
 
 def build_image(src):
-    """ROMFS image bytes of the folder src (.py compiled to .mpy)."""
+    """ROMFS image bytes of the folder src (.py compiled to .mpy).
+
+    Built from a copy: `mpremote romfs build` compiles each .py next to itself
+    and removes the .mpy after, so two runs building from one folder at once
+    (matches played side by side) would take each other's files away."""
     mpremote = os.path.join(os.path.dirname(sys.executable), "mpremote")
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "fw.romfs")
-        r = subprocess.run([mpremote, "romfs", "-o", out, "build", src],
+        copy = os.path.join(tmp, "fw")
+        shutil.copytree(src, copy)
+        r = subprocess.run([mpremote, "romfs", "-o", out, "build", copy],
                            capture_output=True, text=True)
         if r.returncode or not os.path.exists(out):
             sys.exit("romfs build of %s failed: %s" % (src, r.stdout + r.stderr))
