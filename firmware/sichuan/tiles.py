@@ -90,5 +90,3 @@ def to_text(counts):
         if ranks:
             out.append(ranks + SUITS[s])
     return "".join(out)
-
-
