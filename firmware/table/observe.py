@@ -504,8 +504,3 @@ def fei_wild(g, s, f):
     """The wild face in seat s's 飞 of face f (宜宾), or -1 if it has none."""
     i = _peng_at(g, s, f)
     return g.fei[i] - 1 if i >= 0 else -1
-    want = M.make(M.PENG, f)
-    for i in range(g.nmeld[s]):
-        if g.melds[4 * s + i] == want:
-            return True
-    return False
