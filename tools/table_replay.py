@@ -8,23 +8,19 @@ import sys
 
 sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/firmware" if "/" in __file__ else "../firmware")
 
+from sichuan import game as G  # noqa: E402
 from sichuan import handlog, presets  # noqa: E402
-from sichuan import ruleset as R  # noqa: E402
 from table import blockdev  # noqa: E402
+from table.controller import REC_ACT, REC_HEAD  # noqa: E402
 from table.logstore import LogStore  # noqa: E402
 from table.recordlog import RecordLog  # noqa: E402
-
-REC_HEAD = 1  # table.controller
-REC_ACT = 2
 
 
 def main(image, preset):
     rs = presets.get(preset)
     blockdev.mount(image, "/flash")
     logs = LogStore("/flash/logs")
-    np = rs[R.P_PLAYERS]
-    totals = [rs[R.P_START_POINTS]] * np
-    n = 0
+    match = G.Match(rs)  # books each hand as the table's match does (叫马 side payments too)
     for i in logs.list():
         log = RecordLog(logs.path(i))
         buf = bytearray()
@@ -33,13 +29,11 @@ def main(image, preset):
                 buf += payload
         log.close()
         g = handlog.replay(rs, buf)
-        if g.phase != 7:  # the table was stopped in this hand: not scored
+        if g.phase != G.PH_END:  # the table was stopped in this hand: not scored
             continue
         print("HAND", i, " ".join(str(d) for d in g.delta))
-        for s in range(np):
-            totals[s] += g.delta[s] - g.ma_side[s]  # net of what s paid the 马, as Match
-        n += 1
-    print("REPLAY hands=%d totals=%s" % (n, ",".join(str(v) for v in totals)))
+        match.finish(g)
+    print("REPLAY hands=%d totals=%s" % (match.hand_no, ",".join(str(v) for v in match.totals)))
 
 
 main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "xuezhan")
