@@ -137,10 +137,10 @@ def table_figures(heap=V.HEAP, seed=2026, build=True, hands=None):
     vt = V.VirtualTable("xuezhan", seed, hands=hands)
     res = V.run(vt, heap=heap)
     st = parse_stats(res["stdout"])
-    if (st is None or res["error"] or res["returncode"] or res["mismatch"] or res["stuck"]
-            or res["totals"] != res["truth_totals"]):
-        raise RuntimeError("table match failed: %r %r %r %r" % (
-            res["mismatch"], res["stuck"], res["error"], (res["stdout"] or "")[-300:]))
+    v = V.verdict(res, vt.hands)
+    if v is not None or st is None:
+        raise RuntimeError("table match failed: %s %r %r %r %r" % (
+            v, res["mismatch"], res["stuck"], res["error"], (res["stdout"] or "")[-300:]))
     board, sim = mpy_sizes(V.FW)
     cyc = max(1, st["cycles"])
     # the scan's time includes waiting for the simulated chips in the table's

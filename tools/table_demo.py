@@ -108,15 +108,11 @@ def main(argv):
     if live and res["status"] is not None:
         print(render(res["status"], vt))
     print(score_table(res))
-    # a firmware that stopped (a MemoryError in too small a heap, say) ends the
-    # run early with scores that still agree: that is no success either
-    whole = res["error"] is None and res["returncode"] == 0 and res["hands"] == vt.hands
-    ok = (whole and not res["mismatch"] and not res["stuck"]
-          and res["totals"] == res["truth_totals"] == res["replay_totals"])
+    v = V.verdict(res, vt.hands)
+    ok = v is None
     print("\n%d hands, %d actions read off the table in %d scan frames, %.1f s; %s" % (
         res["hands"], res["accepted"], res["frames"], time.monotonic() - t0,
-        "every score agrees" if ok else ("MISMATCH" if whole else
-                                         "THE FIRMWARE STOPPED before the match's end")))
+        v or "every score agrees"))
     stats = [ln for ln in (res["stdout"] or "").splitlines() if ln.startswith("STATS")]
     if stats:
         print("firmware: " + stats[-1][6:])

@@ -920,6 +920,22 @@ def run(vt, miss=0.0, phantom=0.0, heap=HEAP, claim_ms=5000, frame_ms=50, on_fra
     }
 
 
+STOPPED = "THE FIRMWARE STOPPED before the match's end"
+
+
+def verdict(res, hands):
+    """None if a run() played its `hands` hands with every score agreeing
+    three ways (firmware, truth, the engine's replay of the logs on flash);
+    else STOPPED (the firmware exited or hung up early: a MemoryError in too
+    small a heap, say, whose scores still agree up to there) or "MISMATCH"."""
+    if res["error"] is not None or res["returncode"] != 0 or res["hands"] != hands:
+        return STOPPED
+    if (res["mismatch"] or res["stuck"]
+            or not res["totals"] == res["truth_totals"] == res["replay_totals"]):
+        return "MISMATCH"
+    return None
+
+
 def main(argv):
     import argparse
 
@@ -939,11 +955,11 @@ def main(argv):
         print("%-13s %s" % (k, res[k]))
     if res["stderr"]:
         print(res["stderr"])
-    if res["error"] or res["returncode"]:  # the firmware stopped: its traceback
+    v = verdict(res, vt.hands)
+    if v == STOPPED:  # its traceback
         print((res["stdout"] or "")[-1500:])
-    ok = (res["error"] is None and res["returncode"] == 0 and not res["mismatch"]
-          and not res["stuck"] and res["totals"] == res["truth_totals"])
-    return 0 if ok else 1
+    print(v or "every score agrees")
+    return 0 if v is None else 1
 
 
 if __name__ == "__main__":
