@@ -9,9 +9,9 @@ probes illegal actions (refused, nothing changed) and replays its log to the
 same state and payments.
 """
 
-import multiprocessing
 import os
 
+import forked
 import pytest
 from gamekit import located, play, snapshot
 from sichuan import handlog, presets
@@ -22,15 +22,8 @@ HANDS = 1000
 
 @pytest.mark.parametrize("name", presets.names())
 def test_thousand_hands_zero_sum_conserved_and_replayable(name):
-    # the seeds split over the cores (forked workers; an assertion in one
-    # fails the test with its message)
-    jobs = min(4, os.cpu_count() or 1)
-    seeds = [range(j, HANDS, jobs) for j in range(jobs)]
-    if jobs > 1:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            done = pool.starmap(_hands, [(name, s) for s in seeds])
-    else:
-        done = [_hands(name, seeds[0])]
+    jobs = min(4, os.cpu_count() or 1)  # the seeds split over the cores
+    done = forked.starmap(_hands, [(name, range(j, HANDS, jobs)) for j in range(jobs)], jobs)
     assert sum(done) == HANDS
 
 

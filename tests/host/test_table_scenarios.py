@@ -19,6 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 import build_firmware  # noqa: E402
+import forked  # noqa: E402
 import virtual_table as V  # noqa: E402
 from sichuan import fan  # noqa: E402
 from sichuan import game as G  # noqa: E402
@@ -180,13 +181,7 @@ def test_bot_hands_with_missed_phantom_and_duplicate_reads():
     total = int(os.environ.get("MJ_BOT_HANDS", "16"))
     jobs = int(os.environ.get("MJ_BOT_JOBS", "1"))
     chunks = [(100 + i, min(8, total - 8 * i)) for i in range((total + 7) // 8)]
-    if jobs > 1:
-        import multiprocessing
-
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            results = pool.starmap(_bot_match, chunks)
-    else:
-        results = [_bot_match(seed, n) for seed, n in chunks]
+    results = forked.starmap(_bot_match, chunks, jobs)
     for (seed, n), r in zip(chunks, results, strict=True):
         check(r)
         assert r["hands"] == n, (seed, r["hands"])
