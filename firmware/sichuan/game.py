@@ -808,7 +808,7 @@ class Game:
         """本金: turned face up out of the wall; its neighbours become wild."""
         # sichuan.wild is imported by the first 本金, and every wild call comes
         # after it: a table that never plays 宜宾 does not hold its functions
-        # and names (2 KB of heap, 34 names)
+        # and names (in the table firmware: 2 KB of heap, 28 names)
         from . import wild
 
         self.wild = wild

@@ -204,8 +204,8 @@ class Controller:
                 self.display.text = "FULL"
                 return False
         self.display.text = None
-        # the last hand's game and log writer go before the next are built:
-        # holding both games was where a tight heap (136K) failed first
+        # the last hand's game and log writer go before the next are built, so
+        # two games are never held at once
         self.game = None
         self.writer = None
         d = exchange_direction(self.rs, self.match.hand_no)
