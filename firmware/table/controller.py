@@ -83,6 +83,7 @@ class Controller:
                  arrive=2, gone=8, pay_ms=2000):
         self.board = board
         self.rs = rs
+        self.rs_crc = rs.crc()  # each hand's log names it: built once, not per hand
         self.np = rs[R.P_PLAYERS]
         self.scanner = Scanner(board.readers, enroll, arrive, gone)
         self.obs = Observer(self.scanner, self.np)
@@ -216,7 +217,7 @@ class Controller:
         for s in range(self.np):
             self.alerts.clear(s)
         self.display.clear_payments()
-        self.writer = handlog.Writer(self.rs.crc(), self.np, g.dealer, d, now)
+        self.writer = handlog.Writer(self.rs_crc, self.np, g.dealer, d, now)
         self._mark = 0
         self.log = None
         self.log_failed = False

@@ -1,8 +1,11 @@
 """The folder of hand logs: naming, listing, free space, the reserve rule, ack.
 
 Logs are files `<folder>/h<id>.log` (RecordLog format), id a u32 counting up
-from 1; the next id lives in the atomic store file `<folder>/next`, so ids
-are never reused even after every log has been acked and deleted.
+from 1, never reused. The logs on flash show the ids in use; the atomic store
+file `<folder>/next` keeps the next id past the ones acked and deleted, and
+is written at each ack, before the delete (not at each new hand: a file
+write costs a ~1.2 KB block of heap, which a long-running table's fragmented
+heap may not find at a hand's start).
 
 The rule that keeps logs safe: nothing here deletes a log except ack(log_id),
 which the host sends after it holds the log (optionally proving it with the
@@ -67,10 +70,11 @@ class LogStore:
         ids = self.list()
         status, data = store.load(self._next_path())
         if status == store.OK and len(data) == 4:
-            self._next = data[0] | (data[1] << 8) | (data[2] << 16) | (data[3] << 24)
+            self._saved = data[0] | (data[1] << 8) | (data[2] << 16) | (data[3] << 24)
         else:
-            self._next = 1
-        if ids and ids[-1] >= self._next:  # counter lost: never reuse an id
+            self._saved = 1
+        self._next = self._saved
+        if ids and ids[-1] >= self._next:  # the newest log on flash is past the counter
             self._next = ids[-1] + 1
         if ids:
             log = self.open_log(ids[-1])
@@ -116,12 +120,11 @@ class LogStore:
         if not ok:
             raise LogError(why)
         log_id = self._next
-        n = log_id + 1
-        # Count first: a cut between the two skips an id, never reuses one.
-        b = bytes((n & 0xFF, (n >> 8) & 0xFF, (n >> 16) & 0xFF, n >> 24))
-        store.write(self._next_path(), b)
-        self._next = n
-        return RecordLog(self.path(log_id), create_id=log_id)
+        # The file is the id's record: a cut before it exists leaves the id
+        # unused (nothing was logged under it), after, the boot sees it.
+        log = RecordLog(self.path(log_id), create_id=log_id)
+        self._next = log_id + 1
+        return log
 
     def open_log(self, log_id):
         """Open (check, repair a torn tail of) an existing log; records what it found."""
@@ -147,4 +150,8 @@ class LogStore:
             log.close()
             if log.repaired is not None or log.damaged is not None or log.head() != bytes(head):
                 raise LogError("head mismatch, log %d kept" % log_id)
+        n = self._next
+        if n > self._saved:  # count first: the id outlives its file
+            store.write(self._next_path(), bytes((n & 0xFF, (n >> 8) & 0xFF, (n >> 16) & 0xFF, n >> 24)))
+            self._saved = n
         os.remove(p)
