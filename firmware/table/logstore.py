@@ -152,6 +152,7 @@ class LogStore:
                 raise LogError("head mismatch, log %d kept" % log_id)
         n = self._next
         if n > self._saved:  # count first: the id outlives its file
-            store.write(self._next_path(), bytes((n & 0xFF, (n >> 8) & 0xFF, (n >> 16) & 0xFF, n >> 24)))
+            b = bytes((n & 0xFF, (n >> 8) & 0xFF, (n >> 16) & 0xFF, n >> 24))
+            store.write(self._next_path(), b)
             self._saved = n
         os.remove(p)
