@@ -207,7 +207,7 @@ def table(f):
         "  (the chip simulators run in the virtual table's CPython process)",
         "  the modules' bytes include %d interned names in pools of %d B (in flash when frozen)"
         % (f["table_heap_qstrs"], f["table_heap_qstr_pool_bytes"]),
-        "  (64-bit build; a 32-bit MicroPython needed nearly as much: docs/decisions.md)",
+        "  (64-bit build; a 32-bit board needs less, over half: docs/decisions.md)",
         ".mpy: board %d B, simulation only %d B" % (f["table_mpy_board_bytes"],
                                                    f["table_mpy_sim_bytes"]),
         "CPU per scan cycle %.0f us mean (scan %.0f + game %.0f), %d us max (with bus waits)"

@@ -58,10 +58,10 @@ MP = os.path.join(ROOT, ".venv", "bin", "micropython")
 # The firmware's code runs in place from a ROMFS image (tools/mprun.py), as
 # from a ROMFS partition on the board; its heap still holds the modules'
 # dictionaries, function objects and interned names (83 KB on this 64-bit
-# build; a 32-bit one needs nearly as much) and the board's drivers (23 KB);
-# the chip simulators run here. The live peak through a match is 125 KB and
-# the xuezhan match runs through in 140K, not in 136K, so the issue's 96 KB
-# does not hold it yet (tools/table_bench.py: `make bench`).
+# build; a 32-bit board needs less, more than half) and the board's drivers
+# (23 KB); the chip simulators run here. The live peak through a match is
+# 125 KB; the xuezhan match ran through in 136K in five runs of five, so the
+# issue's 96 KB does not hold it yet (docs/table.md, `make bench`).
 HEAP = "256K"
 FW = os.path.join(ROOT, "build", "firmware")
 S_PLAY, S_END, S_DONE = 1, 2, 4

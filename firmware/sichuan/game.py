@@ -1264,8 +1264,15 @@ class Match:
         self.ma_total = 0  # 叫马: the 马's running result (it starts at 0)
         self.ma_history = []  # each hand's (bound seat, 马 delta)
 
-    def new_game(self, direction=DIR_NEXT):
-        return Game(self.rs, self.dealer, direction)
+    def new_game(self, direction=DIR_NEXT, old=None):
+        """The next hand's Game. old: the last hand's, built again in place:
+        its attribute table (about 1 KB on the board) is kept, where a new
+        game's grows step by step, each step a larger block than the last,
+        which a long-running table's fragmented heap may not have."""
+        if old is None:
+            return Game(self.rs, self.dealer, direction)
+        old.__init__(self.rs, self.dealer, direction)
+        return old
 
     def finish(self, g, drawn_dealer=-1):
         """Book a finished hand; choose the next dealer. drawn_dealer: the seat

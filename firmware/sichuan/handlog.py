@@ -69,8 +69,13 @@ def _varint(buf, v):
 class Writer:
     """Appends records to `buf` (a bytearray) as the hand goes on."""
 
-    def __init__(self, rs_crc, players, dealer, direction, t0=0):
-        self.buf = bytearray(b"HL")
+    def __init__(self, rs_crc, players, dealer, direction, t0=0, buf=None):
+        """buf: a bytearray to write into from its start (the last hand's):
+        it keeps its room, where a new one grows by small reallocations."""
+        if buf is None:
+            buf = bytearray()
+        buf[:] = b"HL"
+        self.buf = buf
         self.buf.append(VERSION)
         _u32(self.buf, rs_crc)
         self.buf.append(players)

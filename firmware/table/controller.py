@@ -55,6 +55,13 @@ REC_ALERT = const(3)
 _REC_END = const(4)
 
 _WRAP = const(0x3FFFFFFF)
+# Bytes kept free between hands for the next hand's log file: opening a file
+# on LittleFS takes one block of about 1.2 KB (its cache is 4 x progsize
+# 256), which a fragmented heap may not have when the hand starts.
+_FILE_ROOM = const(1280)
+# The hand log's buffer as made at boot; a hand logs about 600 B (4.6 B an
+# action), a longer one grows it.
+_LOG_ROOM = const(1024)
 
 
 def elapsed(now, then):
@@ -94,11 +101,18 @@ class Controller:
         self.settle_ms = settle_ms
         self.match = G.Match(rs)
         self.game = None  # type: G.Game | None
+        # The game and the log buffer are made once, here, while the heap is
+        # whole, and used again in place each hand: a long-running table's
+        # fragmented heap need not find blocks of about 1 KB at a hand's start.
+        self._spare = self.match.new_game(exchange_direction(rs, 0))
+        self._logbuf = bytearray(_LOG_ROOM)
         self.state = IDLE
         self.why_not = 0
         self.log = None
         self.log_id = 0
         self.writer = None  # type: handlog.Writer | None
+        self._room = None
+        self._keep_room()
         self._mark = 0
         self.window_at = 0
         self.accepted = 0
@@ -193,6 +207,13 @@ class Controller:
                 else:
                     self.display.clear_payments()  # the final scores stay up
 
+    def new_match(self, rs):
+        """A match under ruleset rs begins (the table must not be in a hand)."""
+        self.rs = rs
+        self.rs_crc = rs.crc()
+        self.match = G.Match(rs)
+        self.state = IDLE  # the next hand starts on an empty table
+
     def start_hand(self, now):
         """Begin the next hand (the table must be empty); False if the log
         store refuses (state FULL, why_not = logstore reason)."""
@@ -205,23 +226,25 @@ class Controller:
                 self.display.text = "FULL"
                 return False
         self.display.text = None
-        # the last hand's game and log writer go before the next are built, so
-        # two games are never held at once
         self.game = None
         self.writer = None
         d = exchange_direction(self.rs, self.match.hand_no)
-        g = self.match.new_game(d)
+        g = self.match.new_game(d, self._spare)
         self.game = g
         self.obs.reset()
         self.qing = -1
         for s in range(self.np):
             self.alerts.clear(s)
         self.display.clear_payments()
-        self.writer = handlog.Writer(self.rs_crc, self.np, g.dealer, d, now)
+        self.writer = handlog.Writer(self.rs_crc, self.np, g.dealer, d, now, self._logbuf)
         self._mark = 0
         self.log = None
         self.log_failed = False
         if self.logs is not None:
+            # Let go of the room without a collection: the small allocations
+            # before the file opens land elsewhere, and the open's large one,
+            # failing, collects and finds the room's block.
+            self._room = None
             self.log = self.logs.new_log()
             self.log_id = self.log.log_id
         self._flush(REC_HEAD)
@@ -381,9 +404,21 @@ class Controller:
             except OSError:
                 pass
         self.log = None
+        self._keep_room()
         self.match.finish(g)
         self.hands += 1
         self.state = END
+
+    def _keep_room(self):
+        """Hold a block for the next hand's log file while the table is
+        cleared: taken now, when the closed file's block is about to be
+        collected, rather than at the next start, after the scans between
+        hands have scattered small objects over the free space."""
+        if self.logs is not None and self._room is None:
+            try:
+                self._room = bytearray(_FILE_ROOM)
+            except MemoryError:
+                self._room = None  # the next start tries without it
 
     def settled(self):
         """True when the table is as the game expects (nothing moving, owed

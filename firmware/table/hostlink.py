@@ -112,15 +112,9 @@ class HostLink:
 
     def new_match(self):
         """Start a match with the active ruleset (the table must not be in a hand)."""
-        from sichuan import game as G
-
-        ctl = self.ctl
-        rs = self.next_rules
         self.matches += 1
         self.announce()
-        ctl.rs = rs
-        ctl.match = G.Match(rs)
-        ctl.state = C.IDLE  # the next hand starts on an empty table
+        self.ctl.new_match(self.next_rules)
         self._done = False
 
     def announce(self):

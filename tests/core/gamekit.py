@@ -55,12 +55,13 @@ def located(g):
 def snapshot(g):
     """All of game g's state as a tuple of bytes and ints, attributes in name
     order (a refusal changes nothing; a replay ends the same). The waits cache
-    (_w) and the ruleset are left out."""
+    (_w), the ruleset and the wild module (sichuan.wild, kept by a 宜宾 game
+    from its 本金 on) are left out."""
     d = g.__dict__
     out = []
     for k in sorted(d):
         v = d[k]
-        if k[0] == "_" or k == "rs":
+        if k[0] == "_" or k == "rs" or k == "wild":
             continue
         if isinstance(v, list):
             v = tuple(bytes(x) if isinstance(x, bytearray) else x for x in v)
@@ -162,14 +163,15 @@ def bot_choice(g, s, rng):
     return best
 
 
-def play(rs, seed, dealer=0, direction=G.DIR_NEXT, log=None, probe=None):
+def play(rs, seed, dealer=0, direction=G.DIR_NEXT, log=None, probe=None, game=None):
     """Play one whole hand with bots; returns the finished Game.
 
     log: a handlog.Writer to record into; probe(g, rng, wall): called before
-    every action (tests use it to try illegal actions)."""
+    every action (tests use it to try illegal actions); game: a new Game of
+    rs, dealer and direction to play on (else one is made)."""
     rng = Rng(seed)
     w = wall(rs, rng)
-    g = G.Game(rs, dealer, direction)
+    g = G.Game(rs, dealer, direction) if game is None else game
     t = [1000]
 
     def do(a):

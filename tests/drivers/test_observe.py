@@ -147,3 +147,22 @@ def test_alerts_are_logged_with_the_hand():
     for name in os.listdir(folder):
         os.remove(folder + "/" + name)
     os.rmdir(folder)
+
+
+def test_a_new_match_logs_its_own_rules():
+    # the host starts a match under other rules between hands: the next hand's
+    # game and log header follow them (the rules' CRC is kept per match)
+    from sichuan import presets
+
+    r = TableRig()
+    r.frame(2)
+    first = r.ctl.game
+    rs = presets.get("chengdu")
+    assert rs.crc() != r.rs.crc()
+    r.ctl.new_match(rs)
+    r.frame(2)
+    g = r.ctl.game
+    assert g is first and g.rs is rs  # built again in place, under the new rules
+    crc = rs.crc()
+    assert bytes(r.ctl.writer.buf[3:7]) == bytes((crc & 255, crc >> 8 & 255, crc >> 16 & 255,
+                                                  crc >> 24))
