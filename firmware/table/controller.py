@@ -208,9 +208,14 @@ class Controller:
                     self.display.clear_payments()  # the final scores stay up
 
     def new_match(self, rs):
-        """A match under ruleset rs begins (the table must not be in a hand)."""
+        """A match under ruleset rs begins (the table must not be in a hand).
+        Its players may be fewer than the last match's: they sit at seats
+        0..players-1, and the observer follows that many racks."""
         self.rs = rs
         self.rs_crc = rs.crc()
+        if rs[R.P_PLAYERS] != self.np:
+            self.np = rs[R.P_PLAYERS]
+            self.obs = Observer(self.scanner, self.np)
         self.match = G.Match(rs)
         self.state = IDLE  # the next hand starts on an empty table
 

@@ -166,3 +166,20 @@ def test_a_new_match_logs_its_own_rules():
     crc = rs.crc()
     assert bytes(r.ctl.writer.buf[3:7]) == bytes((crc & 255, crc >> 8 & 255, crc >> 16 & 255,
                                                   crc >> 24))
+
+
+def test_a_new_match_with_fewer_players_deals_to_three_seats():
+    # sanren: three players at seats 0..2, no 万 (physical tiles 0..35)
+    from sichuan import presets
+
+    r = TableRig()
+    r.frame(2)
+    r.ctl.new_match(presets.get("sanren"))
+    r.frame(2)
+    assert r.ctl.np == 3 and r.ctl.game.np == 3
+    assert r.ctl.writer.buf[7] == 3  # the log header's player count
+    for s, tiles in enumerate((range(36, 50), range(50, 63), range(63, 76))):
+        r.put(s, 0, tiles)
+        assert r.until(lambda s=s: r.ctl.accepted == s + 1)
+        assert r.ctl.last_action[:2] == (G.DEAL, s)
+    assert r.ctl.game.phase != G.PH_DEAL
