@@ -41,18 +41,29 @@ def test_ids_count_up_and_survive_acks_and_restarts():
         su.rmtree(d)
 
 
+def _store_with(d, n):
+    """A LogStore at d/logs holding n new logs."""
+    s = LogStore(d + "/logs")
+    for _ in range(n):
+        s.new_log().close()
+    return s
+
+
+def _id_after_reboot(d):
+    """The id a new log at d/logs gets after the table restarts."""
+    log = LogStore(d + "/logs").new_log()
+    log.close()
+    return log.log_id
+
+
 def test_a_new_hand_writes_no_counter_the_logs_show_their_ids():
     # each hand's start opens one file (its log), not two: the counter is
     # written when an ack deletes a log
     d = su.scratch("ls")
     try:
-        s = LogStore(d + "/logs")
-        for _ in range(2):
-            s.new_log().close()
+        _store_with(d, 2)
         assert sorted(os.listdir(d + "/logs")) == ["h1.log", "h2.log"]
-        log = LogStore(d + "/logs").new_log()  # reboot
-        assert log.log_id == 3
-        log.close()
+        assert _id_after_reboot(d) == 3
     finally:
         su.rmtree(d)
 
@@ -60,16 +71,10 @@ def test_a_new_hand_writes_no_counter_the_logs_show_their_ids():
 def test_lost_counter_never_reuses_an_id():
     d = su.scratch("ls")
     try:
-        s = LogStore(d + "/logs")
-        for _ in range(3):
-            s.new_log().close()
-        s.ack(1)
+        _store_with(d, 3).ack(1)
         assert su.read_file(d + "/logs/next")[-4:] == b"\x04\x00\x00\x00"
         os.remove(d + "/logs/next")
-        s2 = LogStore(d + "/logs")
-        log = s2.new_log()
-        assert log.log_id == 4
-        log.close()
+        assert _id_after_reboot(d) == 4
     finally:
         su.rmtree(d)
 
