@@ -17,7 +17,7 @@ new_log() refuses: the table stops before a log could be lost, never after.
 import os
 
 from micropython import const
-from table import store
+from table import le, store
 from table.recordlog import LogError, RecordLog
 
 # can_start_hand() reasons
@@ -70,7 +70,7 @@ class LogStore:
         ids = self.list()
         status, data = store.load(self._next_path())
         if status == store.OK and len(data) == 4:
-            self._saved = data[0] | (data[1] << 8) | (data[2] << 16) | (data[3] << 24)
+            self._saved = le.u32(data, 0)
         else:
             self._saved = 1
         self._next = self._saved
@@ -152,7 +152,8 @@ class LogStore:
                 raise LogError("head mismatch, log %d kept" % log_id)
         n = self._next
         if n > self._saved:  # count first: the id outlives its file
-            b = bytes((n & 0xFF, (n >> 8) & 0xFF, (n >> 16) & 0xFF, n >> 24))
+            b = bytearray(4)
+            le.put_u32(b, 0, n)
             store.write(self._next_path(), b)
             self._saved = n
         os.remove(p)
