@@ -59,8 +59,8 @@ _WRAP = const(0x3FFFFFFF)
 # on LittleFS takes one block of about 1.2 KB (its cache is 4 x progsize
 # 256), which a fragmented heap may not have when the hand starts.
 _FILE_ROOM = const(1280)
-# The hand log's buffer as made at boot; a hand logs about 600 B (4.6 B an
-# action), a longer one grows it.
+# The hand log's buffer as made at boot; a hand logs about 540 B (make demo:
+# 909 actions in 8 hands, 4.6 B each), a longer one grows it.
 _LOG_ROOM = const(1024)
 
 
@@ -89,24 +89,21 @@ class Controller:
     def __init__(self, board, rs, enroll, logs=None, claim_ms=5000, settle_ms=1500,
                  arrive=2, gone=8, pay_ms=2000):
         self.board = board
-        self.rs = rs
-        self.rs_crc = rs.crc()  # each hand's log names it: built once, not per hand
-        self.np = rs[R.P_PLAYERS]
         self.scanner = Scanner(board.readers, enroll, arrive, gone)
-        self.obs = Observer(self.scanner, self.np)
+        self.np = 0
+        self.state = IDLE
+        self.new_match(rs)  # rs, rs_crc, np, obs, match
         self.alerts = Alerts(len(board.displays))
         self.display = TableDisplay(board.displays, board.leds, pay_ms)
         self.logs = logs
         self.claim_ms = claim_ms
         self.settle_ms = settle_ms
-        self.match = G.Match(rs)
         self.game = None  # type: G.Game | None
         # The game and the log buffer are made once, here, while the heap is
         # whole, and used again in place each hand: a long-running table's
         # fragmented heap need not find blocks of about 1 KB at a hand's start.
         self._spare = self.match.new_game(exchange_direction(rs, 0))
         self._logbuf = bytearray(_LOG_ROOM)
-        self.state = IDLE
         self.why_not = 0
         self.log = None
         self.log_id = 0
@@ -212,7 +209,7 @@ class Controller:
         Its players may be fewer than the last match's: they sit at seats
         0..players-1, and the observer follows that many racks."""
         self.rs = rs
-        self.rs_crc = rs.crc()
+        self.rs_crc = rs.crc()  # each hand's log names it: found once a match
         if rs[R.P_PLAYERS] != self.np:
             self.np = rs[R.P_PLAYERS]
             self.obs = Observer(self.scanner, self.np)
@@ -231,6 +228,7 @@ class Controller:
                 self.display.text = "FULL"
                 return False
         self.display.text = None
+        # no half-built hand is left in play if building the next one fails
         self.game = None
         self.writer = None
         d = exchange_direction(self.rs, self.match.hand_no)
