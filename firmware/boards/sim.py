@@ -176,7 +176,6 @@ class SocketTable:
         self.q = bytearray(_QCAP)  # q[0:2] the length, then the ops
         self.n = 2
         self.rx = bytearray(256)
-        self.rxv = memoryview(self.rx)
         # per reader: NSS low [0..3], RST low [4..7], BUSY [8..11]; readers with
         # NSS low, and the last one selected
         self.pins = bytearray(12)
@@ -227,19 +226,30 @@ class SocketTable:
                 raise OSError(104, "virtual table closed the connection")
             self.n = 2
 
-    def call(self, n):
+    def call(self, n, into=None):
         """Send the queue, whose last op answers: rx[0] the status, then n
-        bytes. Raises OSError(status) when the table says so."""
+        bytes in rx, or in `into` when given. Raises OSError(status) when
+        the table says so."""
         self.flush()
         p = self.poller
         if p is not None:
             # The table answers within microseconds, but waking a process that
             # sleeps on a socket can take far longer (75 us on some VMs, where
             # a match makes 690 000 round trips): look a while before sleeping.
+            # ipoll, not poll: poll() makes a list per call, and these spins
+            # made the scan cycle allocate ~350 KB (the board's, none).
+            ready = False
             for _ in range(_SPIN):
-                if p.poll(0):
+                for _ in p.ipoll(0):
+                    ready = True
+                if ready:
                     break
-        _read(self.sock, self.rx, 1 + n)
+        if into is None:
+            _read(self.sock, self.rx, 1 + n)
+        else:  # straight into the driver's buffer: a slice of rx is a new memoryview
+            _read(self.sock, self.rx, 1)
+            if n:
+                _read(self.sock, into, n)
         if self.rx[0]:
             raise OSError(self.rx[0])
         return self.rx
@@ -293,10 +303,9 @@ class SocketTable:
         if self.nsel == 1 and n and not self.pins[4 + s]:
             self.pins[8 + s] = 1
         t0 = time.ticks_us()
-        self.call(n)
+        self.call(n, buf)
         self.spi_us += time.ticks_diff(time.ticks_us(), t0)
         self.spi_calls += 1
-        buf[:] = self.rxv[1:1 + n]
 
     def writeto(self, addr, buf):
         self.op(6, addr, len(buf), buf)
@@ -308,8 +317,7 @@ class SocketTable:
         self.op(9, addr, reg)
         self.q[self.n] = n  # op() leaves room for one more byte
         self.n += 1
-        self.call(n)
-        buf[:] = self.rxv[1:1 + n]
+        self.call(n, buf)
 
     # --- frames -------------------------------------------------------------
 
