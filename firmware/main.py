@@ -29,6 +29,7 @@ and the host link (table.link with table.hostcmds: docs/hostcmds.md).
 """
 
 import asyncio
+import gc
 import sys
 import time
 
@@ -45,7 +46,11 @@ PRESET = "xuezhan"
 class Stats:
     """CPU time of the scan task (us, ticks_us on the board and the unix
     port): per scan cycle (scan + read the table into the game), and the
-    largest live heap seen (sampled after a collection every 32 cycles)."""
+    largest live heap seen (sampled after a collection every 32 cycles). In
+    the sim also the bytes the scans and the display refreshes allocate (the
+    hot paths, meant to allocate nothing), counted over the calls no
+    collection interrupted: gc.mem_alloc() walks the heap, too slow for the
+    board's cycle."""
 
     def __init__(self):
         self.cycles = 0
@@ -53,21 +58,26 @@ class Stats:
         self.step_us = 0
         self.max_cycle_us = 0
         self.live_peak = 0
+        self.alloc = [0, 0, 0, 0]  # scan bytes, scans counted, refresh bytes, refreshes
+
+    def count_alloc(self, i, before):
+        a = gc.mem_alloc()
+        if a >= before:  # else a collection ran meanwhile
+            self.alloc[i] += a - before
+            self.alloc[i + 1] += 1
 
     def sample_heap(self):
-        import gc
-
         gc.collect()
         a = gc.mem_alloc()
         if a > self.live_peak:
             self.live_peak = a
 
     def line(self):
-        import gc
-
-        return "STATS cycles=%d scan_us=%d step_us=%d max_cycle_us=%d live_peak=%d heap=%d" % (
+        a = self.alloc
+        return ("STATS cycles=%d scan_us=%d step_us=%d max_cycle_us=%d live_peak=%d heap=%d"
+                " scan_alloc=%d scans=%d refresh_alloc=%d refreshes=%d") % (
             self.cycles, self.scan_us, self.step_us, self.max_cycle_us, self.live_peak,
-            gc.mem_alloc() + gc.mem_free())
+            gc.mem_alloc() + gc.mem_free(), a[0], a[1], a[2], a[3])
 
 
 async def scan_task(ctl, clock, wdt, sim, stats):
@@ -78,9 +88,12 @@ async def scan_task(ctl, clock, wdt, sim, stats):
             sim.report(ctl)
             if not sim.frame():
                 return
+        m = gc.mem_alloc() if sim is not None else 0
         t0 = time.ticks_us()
         ctl.scan_cycle()
         t1 = time.ticks_us()
+        if sim is not None:
+            stats.count_alloc(0, m)
         ctl.step(clock())
         t2 = time.ticks_us()
         stats.cycles += 1
@@ -108,9 +121,12 @@ async def key_task(ctl, board, clock, sim):
         await asyncio.sleep_ms(0 if sim is not None else 10)
 
 
-async def display_task(ctl, clock, sim):
+async def display_task(ctl, clock, sim, stats):
     while True:
+        m = gc.mem_alloc() if sim is not None else 0
         ctl.refresh(clock())
+        if sim is not None:
+            stats.count_alloc(2, m)
         await asyncio.sleep_ms(0 if sim is not None else 50)
 
 
@@ -119,7 +135,7 @@ async def run(ctl, board, clock, wdt=None, sim=None, stats=None, hl=None):
         stats = Stats()
     scan = asyncio.create_task(scan_task(ctl, clock, wdt, sim, stats))
     keys = asyncio.create_task(key_task(ctl, board, clock, sim))
-    disp = asyncio.create_task(display_task(ctl, clock, sim))
+    disp = asyncio.create_task(display_task(ctl, clock, sim, stats))
     lnk = None
     if hl is not None:
         lnk = asyncio.create_task(hl.serve(1 if sim is not None else 5))

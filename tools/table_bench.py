@@ -173,6 +173,10 @@ def table_figures(heap=V.HEAP, seed=2026, build=True, hands=None):
         "table_change_to_display_us_mean": round(mean_lat * per_cycle, 1),
         "table_match_cycles": st["cycles"],
         "table_match_actions": res["accepted"],
+        # bytes allocated per call on the hot paths, over the calls no collection cut
+        "table_scan_alloc_bytes_mean": round(st["scan_alloc"] / max(1, st["scans"]), 1),
+        "table_refresh_alloc_bytes_mean": round(st["refresh_alloc"] / max(1, st["refreshes"]), 1),
+        "table_alloc_calls_counted": [st["scans"], st["refreshes"]],
     }
 
 
@@ -217,6 +221,10 @@ def table(f):
         % (f["table_bus_wait_us_mean"], f["table_bus_round_trips_per_cycle"]),
         "rack change to display: %.1f cycles, %.0f us CPU"
         % (f["table_change_to_display_cycles_mean"], f["table_change_to_display_us_mean"]),
+        "allocated per call: scan cycle %.1f B (%d scans), display refresh %.1f B (%d refreshes;"
+        " a refresh that changes a display makes its text)"
+        % (f["table_scan_alloc_bytes_mean"], f["table_alloc_calls_counted"][0],
+           f["table_refresh_alloc_bytes_mean"], f["table_alloc_calls_counted"][1]),
     ))
 
 

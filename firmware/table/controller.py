@@ -68,6 +68,12 @@ def elapsed(now, then):
     return (now - then) & _WRAP
 
 
+def _claiming(ph):
+    # `ph in (G.PH_CLAIM, G.PH_ROB)` would build the tuple at every call:
+    # the names are another module's, so the compiler cannot fold them
+    return ph == G.PH_CLAIM or ph == G.PH_ROB
+
+
 def exchange_direction(rs, hand_no):
     """换三张 direction of hand `hand_no` (0-based): the allowed directions
     (rs hsz_dirs) in turn, next seat first. The same rule on every table."""
@@ -127,30 +133,32 @@ class Controller:
     # --- scanning ---------------------------------------------------------
 
     def focus(self):
-        """(every, often): bitmasks of places (seat * 2 + antenna) to scan
-        every cycle and every other cycle. The places where the next move
-        can happen are read most; the rest in turn, one place per two
-        cycles, so a tile moved anywhere is still seen, a little later."""
+        """Places (bit seat * 2 + antenna) to scan every cycle, in bits 0..15,
+        and every other cycle, in bits 16..31: one int, as a pair would be a
+        tuple made every scan cycle. The places where the next move can
+        happen are read most; the rest in turn, one place per two cycles, so
+        a tile moved anywhere is still seen, a little later."""
         g = self.game
         allp = (1 << 2 * self.np) - 1
-        racks = 0x55 & allp
         if self.state != PLAY or g is None:
-            return allp, 0  # between hands: see the table cleared quickly
+            return allp  # between hands: see the table cleared quickly
         ph = g.phase
-        if ph in (G.PH_DEAL, G.PH_EXCHANGE, G.PH_DINGQUE) or self.obs.transit():
-            return racks, 0
-        s = g.pseat if ph in (G.PH_CLAIM, G.PH_ROB) else g.turn
+        if ph == G.PH_DEAL or ph == G.PH_EXCHANGE or ph == G.PH_DINGQUE or self.obs.transit():
+            return 0x55 & allp  # the racks
+        s = g.pseat if _claiming(ph) else g.turn
         every = 1 << 2 * s
         often = 2 << 2 * s
         d = self.obs.due_seat
         if d >= 0:
             every |= 3 << 2 * d
-        return every, often & ~every
+        return every | (often & ~every) << 16
 
     def scan_cycle(self):
         """One scan cycle: the focus places, then (every other cycle) one
         more place in turn."""
-        every, often = self.focus()
+        f = self.focus()
+        every = f & 0xFFFF
+        often = f >> 16
         n = 2 * self.np
         for p in range(n):
             if every >> p & 1:
@@ -340,7 +348,7 @@ class Controller:
 
     def _claim_timer(self, now):
         g = self.game
-        if g is None or g.phase not in (G.PH_CLAIM, G.PH_ROB):
+        if g is None or not _claiming(g.phase):
             return
         if elapsed(now, self.window_at) < self.claim_ms:
             return
@@ -351,7 +359,7 @@ class Controller:
                     a = (G.HU, s, -1, now)
                 if not self._apply(a, now, True):
                     return
-                if g.phase not in (G.PH_CLAIM, G.PH_ROB):
+                if not _claiming(g.phase):
                     return
 
     def _apply(self, a, now, by_key):
@@ -385,7 +393,7 @@ class Controller:
             if k == EV_PAY:
                 self.display.payment(e[1], -e[3], now)
                 self.display.payment(e[2], e[3], now)
-            elif k == EV_PHASE and e[1] in (G.PH_CLAIM, G.PH_ROB):
+            elif k == EV_PHASE and _claiming(e[1]):
                 self.window_at = now
             elif k == EV_HAND_END:
                 self._end_hand(now)
@@ -442,7 +450,7 @@ class Controller:
         if self.alerts.table_alert():
             return False  # the table first
         k = B.index_of(ev)
-        claim = g.phase in (G.PH_CLAIM, G.PH_ROB)
+        claim = _claiming(g.phase)
         if B.kind_of(ev) == B.LONG:
             if k == B.PENG and claim and self.rs[R.P_TINGYONG]:
                 return self._apply((G.FEI, seat, -1, now), now, True)  # 飞 by choice
@@ -520,7 +528,7 @@ class Controller:
             if play and g is not None and s < self.np:
                 ph = g.phase
                 st = S_PLAY
-                turn = g.turn == s and ph in (G.PH_DRAW, G.PH_DISCARD)
+                turn = g.turn == s and (ph == G.PH_DRAW or ph == G.PH_DISCARD)
                 void = g.void[s]
                 prompt = g.prompt_mask(s)
                 if g.status[s] & ST_WON:

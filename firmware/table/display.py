@@ -120,17 +120,19 @@ class TableDisplay:
     def show(self, s, now, score, turn=False, void=255, prompt=0, alert=0, state=S_PLAY):
         """Bring seat s's display and LEDs up to date (writes only changes)."""
         mode = self._mode(s, now, alert, prompt, state)
-        key = None  # type: object
+        # What the display shows, as one small int (a tuple would be made at
+        # every refresh, 4 times 20 a second): the mode in bits 0..2, its
+        # value above; a text is its own key.
         if mode == _M_ALERT:
-            key = (mode, alert)
+            key = alert << 3 | mode  # type: object
         elif mode == _M_PROMPT:
-            key = (mode, prompt)
+            key = prompt << 3 | mode
         elif mode == _M_PAY:
-            key = (mode, self._pay[s])
+            key = (clamp(self._pay[s]) + 1000) << 3 | mode
         elif mode == _M_TEXT:
-            key = (mode, self.text if self.text is not None else _SETUP_TEXT[state])
-        else:
-            key = (mode, clamp(score), void, 1 if turn else 0)
+            key = self.text if self.text is not None else _SETUP_TEXT[state]
+        else:  # clamped score, 缺 suit (or 255) and turn: below 2**26
+            key = (((clamp(score) + 1000) << 8 | void) << 1 | (1 if turn else 0)) << 3 | mode
         if key != self._key[s]:
             self._draw(s, mode, key)
         if self.leds is not None:
@@ -148,19 +150,20 @@ class TableDisplay:
                 st = ws2812.OFF
             self.leds.set(s, st, now)
 
-    def _draw(self, s, mode, key):  # key: the tuple show() built
+    def _draw(self, s, mode, key):  # key: as show() made it
         d = self.displays[s]
+        v = key >> 3 if isinstance(key, int) else 0
         try:
             if mode == _M_ALERT:
-                d.show_text(alerts.TEXTS[key[1]])
+                d.show_text(alerts.TEXTS[v])
             elif mode == _M_PROMPT:
-                d.show_text(prompt_text(key[1]))
+                d.show_text(prompt_text(v))
             elif mode == _M_PAY:
-                d.show_text(pay_text(key[1]))
+                d.show_text(pay_text(v - 1000))
             elif mode == _M_TEXT:
-                d.show_text(key[1])
+                d.show_text(key)
             else:
-                d.show_text(score_text(key[1], key[2]), key[3] == 1)
+                d.show_text(score_text((v >> 9) - 1000, v >> 1 & 255), v & 1 == 1)
             blink = ht16k33.BLINK_2HZ if mode == _M_ALERT else (
                 ht16k33.BLINK_1HZ if mode == _M_PROMPT else ht16k33.BLINK_OFF)
             if blink != self._blink[s]:
