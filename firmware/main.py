@@ -147,8 +147,18 @@ async def run(ctl, board, clock, wdt=None, sim=None, stats=None, hl=None):
     await asyncio.sleep_ms(0)
 
 
-def boot(board, root, enrollment_blob=None, claim_ms=5000, preset=PRESET):
-    """Load the enrollment (or store the one given) and build the controller."""
+def _collect():
+    """A collection between the boot's steps. The allocator takes the lowest
+    free block that fits, and garbage is not free until collected: without
+    these, each step's long-lived objects land past the last step's
+    garbage, whose holes then cut up the heap the hands need (docs/table.md
+    has the smallest heap that plays a match, before and after)."""
+    gc.collect()
+
+
+def boot(board, root, rs, enrollment_blob=None, claim_ms=5000):
+    """Load the enrollment (or store the one given) and build the controller
+    playing ruleset rs (active_rules)."""
     from table.enroll import Enrollment
 
     en = Enrollment()
@@ -157,16 +167,20 @@ def boot(board, root, enrollment_blob=None, claim_ms=5000, preset=PRESET):
     if status != store.OK and enrollment_blob is not None:
         en.load_blob(enrollment_blob)
         en.save(path)
+    _collect()
     logs = LogStore(root + "/" + LOG_DIR)
     failed = board.init()
     if failed:
         print("chips not answering:", failed)
-    return C.Controller(board, active_rules(root, preset), en, logs, claim_ms=claim_ms)
+    _collect()
+    return C.Controller(board, rs, en, logs, claim_ms=claim_ms)
 
 
 def active_rules(root, preset):
     """The ruleset the host pushed (RULES_FILE, as table.hostcmds stores it),
-    else the named preset."""
+    else the named preset. Called before the board is made: the presets
+    module is dropped after its one call, and the board's many small objects
+    fill the holes it leaves, where the hands' larger blocks would not fit."""
     from sichuan import ruleset as R
 
     status, blob = store.load(root + "/" + RULES_FILE)
@@ -175,9 +189,14 @@ def active_rules(root, preset):
             return R.from_blob(blob)
         except ValueError:
             print("stored ruleset refused; playing", preset)
-    from sichuan import presets  # not needed once the host has pushed a ruleset
+    from sichuan import presets
 
-    return presets.get(preset)
+    rs = presets.get(preset)
+    # One call's worth: its tables and functions are 2.6 KB of heap on the
+    # unix port, given back (table.hostcmds imports it again if it must).
+    del sys.modules["sichuan.presets"]
+    del sys.modules["sichuan"].presets
+    return rs
 
 
 def main_board():
@@ -187,8 +206,11 @@ def main_board():
 
     # the link's USB interface first: adding it re-enumerates the device
     read, write, _ = usbport.open_stream()
+    rs = active_rules("", PRESET)
+    _collect()
     board = pico.make(machine)
-    ctl = boot(board, "")
+    _collect()
+    ctl = boot(board, "", rs)
     hl = hostlink.HostLink(ctl, "", read, write, key=hostlink.load_key(""),
                            button=hostlink.key_button(board), table_id=machine.unique_id())
     wdt = machine.WDT(timeout=8000)
@@ -232,9 +254,13 @@ def main_sim(argv):
         fresh = False
     except OSError:
         pass
+    _collect()
     blockdev.mount(image, "/flash", fresh=fresh)
+    rs = active_rules("/flash", preset)
+    _collect()
     st = sim.SocketTable(port)
-    ctl = boot(st.board, "/flash", st.enrollment, claim_ms, preset)
+    _collect()
+    ctl = boot(st.board, "/flash", rs, st.enrollment, claim_ms)
     hl = None
     if o["link"] is not None:
         from table import hostlink, ptyport

@@ -29,6 +29,8 @@ Two or three players sit at seats 0..players-1; the other seats' keys and
 readers are not used and their displays show "----".
 """
 
+import gc
+
 from drivers import buttons as B
 from micropython import const
 from sichuan import game as G
@@ -422,10 +424,11 @@ class Controller:
 
     def _keep_room(self):
         """Hold a block for the next hand's log file while the table is
-        cleared: taken now, when the closed file's block is about to be
-        collected, rather than at the next start, after the scans between
+        cleared: taken now, just after a collection has freed the closed
+        file's block, rather than at the next start, after the scans between
         hands have scattered small objects over the free space."""
         if self.logs is not None and self._room is None:
+            gc.collect()  # the room takes the lowest hole that fits it
             try:
                 self._room = bytearray(_FILE_ROOM)
             except MemoryError:
