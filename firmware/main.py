@@ -192,8 +192,8 @@ def active_rules(root, preset):
     from sichuan import presets
 
     rs = presets.get(preset)
-    # One call's worth: its tables and functions are 2.6 KB of heap on the
-    # unix port, given back (table.hostcmds imports it again if it must).
+    # One call's worth: its tables and functions, 2.5 KB of the live peak
+    # on the unix port, given back (table.hostcmds imports it again if it must).
     del sys.modules["sichuan.presets"]
     del sys.modules["sichuan"].presets
     return rs
