@@ -28,6 +28,8 @@ def main(image, preset):
             if rtype == REC_HEAD or rtype == REC_ACT:
                 buf += payload
         log.close()
+        if not buf:  # created, then the firmware stopped before the hand's first record
+            continue
         g = handlog.replay(rs, buf)
         if g.phase != G.PH_END:  # the table was stopped in this hand: not scored
             continue

@@ -155,6 +155,8 @@ def decode(buf):
     records: (REC_ACTION, (kind, seat, arg, t)) or (REC_PAY, payer, payee,
     amount, reason). ValueError names the byte where the log is bad."""
     buf = bytes(buf)
+    if not buf:  # a log file whose first record never came (power cut, crash)
+        raise ValueError("empty hand log: the table stopped before the hand began")
     if len(buf) < HEADER_LEN or buf[:2] != b"HL":
         raise ValueError("not a hand log")
     if buf[2] != VERSION:

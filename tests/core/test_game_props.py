@@ -115,6 +115,15 @@ def test_replay_detects_a_changed_payment_and_ruleset():
     raises(ValueError, handlog.decode, log.buf[:-1] + b"\xff")
 
 
+def test_an_empty_log_says_the_hand_never_began():
+    from check import raises
+
+    e = raises(ValueError, handlog.decode, b"")
+    assert "stopped before the hand began" in str(e)
+    e = raises(ValueError, handlog.decode, b"HL")
+    assert str(e) == "not a hand log"
+
+
 def _digest(name, n):
     h = 0
     for _rs, _seed, g in _hands(name, n):
