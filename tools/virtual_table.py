@@ -609,14 +609,14 @@ class VirtualTable:
                 for _ in range(n):
                     self._move(self._on(2 * s, f), 2 * s, 2 * s + 1)
                 self._apply((kind, s, f))
-        elif ph in (G.PH_CLAIM, G.PH_ROB) and self.silent_claims:
+        elif G.claim_open(ph) and self.silent_claims:
             # nobody answers: the table's claim window runs out and passes for them
             for s in range(g.np):
                 if g.prompt_mask(s):
                     a = G.PASS if g.check((G.PASS, s, -1, 0)) != MUST_WIN else G.HU
                     self._apply((a, s, -1))
                     self.timeouts += 1
-        elif ph in (G.PH_CLAIM, G.PH_ROB):
+        elif G.claim_open(ph):
             for s in range(g.np):
                 if g.prompt_mask(s):
                     kind = b.claim(g, s)

@@ -158,6 +158,15 @@ PH_CLAIM = const(5)     # a discard awaits 胡/碰/杠/过 from prompted seats
 PH_ROB = const(6)       # a 补杠 awaits 抢杠胡/过
 PH_END = const(7)
 
+
+
+def claim_open(ph):
+    """True if phase ph is a claim window: a discard's (胡/碰/杠) or a 补杠's
+    (抢杠胡). Comparisons, not `ph in (...)`: another module's caller would
+    build that tuple at every call, as it cannot fold these names."""
+    return ph == PH_CLAIM or ph == PH_ROB
+
+
 # 换三张 directions (a seat gives to): play runs seat 0, 1, 2, 3, so seat+1
 # is the next player (下家). rs hsz_dirs bits: 1 clockwise = to the previous
 # seat (上家), 2 counter-clockwise = to the next seat (下家), 4 across (对家).

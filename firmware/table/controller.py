@@ -70,12 +70,6 @@ def elapsed(now, then):
     return (now - then) & _WRAP
 
 
-def _claiming(ph):
-    # `ph in (G.PH_CLAIM, G.PH_ROB)` would build the tuple at every call:
-    # the names are another module's, so the compiler cannot fold them
-    return ph == G.PH_CLAIM or ph == G.PH_ROB
-
-
 def exchange_direction(rs, hand_no):
     """换三张 direction of hand `hand_no` (0-based): the allowed directions
     (rs hsz_dirs) in turn, next seat first. The same rule on every table."""
@@ -147,7 +141,7 @@ class Controller:
         ph = g.phase
         if ph == G.PH_DEAL or ph == G.PH_EXCHANGE or ph == G.PH_DINGQUE or self.obs.transit():
             return 0x55 & allp  # the racks
-        s = g.pseat if _claiming(ph) else g.turn
+        s = g.pseat if G.claim_open(ph) else g.turn
         every = 1 << 2 * s
         often = 2 << 2 * s
         d = self.obs.due_seat
@@ -350,7 +344,7 @@ class Controller:
 
     def _claim_timer(self, now):
         g = self.game
-        if g is None or not _claiming(g.phase):
+        if g is None or not G.claim_open(g.phase):
             return
         if elapsed(now, self.window_at) < self.claim_ms:
             return
@@ -361,7 +355,7 @@ class Controller:
                     a = (G.HU, s, -1, now)
                 if not self._apply(a, now, True):
                     return
-                if not _claiming(g.phase):
+                if not G.claim_open(g.phase):
                     return
 
     def _apply(self, a, now, by_key):
@@ -395,7 +389,7 @@ class Controller:
             if k == EV_PAY:
                 self.display.payment(e[1], -e[3], now)
                 self.display.payment(e[2], e[3], now)
-            elif k == EV_PHASE and _claiming(e[1]):
+            elif k == EV_PHASE and G.claim_open(e[1]):
                 self.window_at = now
             elif k == EV_HAND_END:
                 self._end_hand(now)
@@ -453,7 +447,7 @@ class Controller:
         if self.alerts.table_alert():
             return False  # the table first
         k = B.index_of(ev)
-        claim = _claiming(g.phase)
+        claim = G.claim_open(g.phase)
         if B.kind_of(ev) == B.LONG:
             if k == B.PENG and claim and self.rs[R.P_TINGYONG]:
                 return self._apply((G.FEI, seat, -1, now), now, True)  # 飞 by choice

@@ -308,7 +308,7 @@ class Runner:
             return "%s to draw" % seat_name(g.turn)
         if ph == G.PH_DISCARD:
             return "%s to discard" % seat_name(g.turn)
-        if ph in (G.PH_CLAIM, G.PH_ROB):
+        if G.claim_open(ph):
             return "claims on %s's %s" % (seat_name(g.pseat), tiles.name(g.pend))
         return "the hand is over"
 
@@ -397,7 +397,7 @@ class Runner:
         if g.phase < G.PH_DRAW:
             raise ScriptError("line %d: 流局 refused: %s" % (line, self._now()))
         while g.phase != G.PH_END:
-            if g.phase in (G.PH_CLAIM, G.PH_ROB):
+            if G.claim_open(g.phase):
                 self.pass_one(line, "流局")
             elif g.phase == G.PH_DRAW:
                 self.fill_turn(line)
@@ -439,7 +439,7 @@ class Runner:
         if st.verb in CLAIM_VERBS:
             return True
         if st.verb in (V_HU, V_GANG):  # on a discard / robbed 补杠, not one's own turn
-            if g.phase not in (G.PH_CLAIM, G.PH_ROB) or st.seat == g.pseat:
+            if not G.claim_open(g.phase) or st.seat == g.pseat:
                 return False
             # prompted, or naming no other tile: a claim (the engine says why not)
             return bool(g.prompt_mask(st.seat)) or st.face < 0 or st.face == g.pend
@@ -453,7 +453,7 @@ class Runner:
             ph = g.phase
             if ph == G.PH_END:
                 return  # the engine refuses: the hand is over
-            if ph in (G.PH_CLAIM, G.PH_ROB):
+            if G.claim_open(ph):
                 # a filled turn's discard is never claimed: the script did not write it
                 if self._is_claim(st) and not self.last_filled:
                     return
@@ -527,7 +527,7 @@ class Runner:
             return self.apply((G.DISCARD, s, f), line, st.text)
         if v == V_PASS:
             return self.apply((G.PASS, s, -1), line, st.text)
-        claiming = g.phase in (G.PH_CLAIM, G.PH_ROB)
+        claiming = G.claim_open(g.phase)
         if claiming and f >= 0 and f != g.pend and v in (V_PENG, V_GANG, V_ZHIGANG, V_HU):
             raise ScriptError("line %d: %s refused: the tile on the table is %s, not %s"
                               % (line, st.text, tiles.name(g.pend), tiles.name(f)))
@@ -596,7 +596,7 @@ def run(text, default_rules="xuezhan", base=None):
         else:
             run_.step(st)
     last = sc.steps[-1] if sc.steps else None
-    while run_.g.phase in (G.PH_CLAIM, G.PH_ROB):  # claims left unwritten at the end: 过
+    while G.claim_open(run_.g.phase):  # claims left unwritten at the end: 过
         run_.pass_one(last.line if isinstance(last, Step) else last[1], "end")
     lines = {}
     for no, raw in enumerate(text.splitlines(), 1):

@@ -176,6 +176,18 @@ def test_bugang_immediate_pays_1_each():
     assert pays(ev) == [(0, 1, 1, PAY_GANG_BU), (2, 1, 1, PAY_GANG_BU), (3, 1, 1, PAY_GANG_BU)]
 
 
+def test_claim_windows_are_a_discard_and_a_bugang():
+    # the one test of "a claim window is open" the controller and host use
+    opened = [ph for ph in range(G.PH_END + 1) if G.claim_open(ph)]
+    assert opened == [G.PH_CLAIM, G.PH_ROB]
+    g = table(rules("xuezhan"), K, KV)
+    _peng_9p(g)
+    draw(g, 1, "9p")
+    assert not G.claim_open(g.phase)
+    act(g, G.BUGANG, 1, "9p")
+    assert G.claim_open(g.phase)  # 抢杠胡 may follow
+
+
 def test_bugang_late_still_pays():
     # 002: "补杠不要求是刚摸到第四张时马上补。第四张早就在手里，过几轮再补，照样每家收 1"
     g = table(rules("xuezhan"), K, KV)
