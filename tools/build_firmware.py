@@ -4,13 +4,19 @@
 
 Every .py becomes a .mpy (bytecode for the RP2040's Cortex-M0+, armv6m),
 except main.py and boot.py, which the board runs as source and are copied.
-Exits non-zero, naming the file, if any file fails to compile.
+First the public constants are folded into the code that uses them
+(tools/constfold.py): the board keeps no name for them. Exits non-zero,
+naming the file, if any file fails to fold or to compile.
 """
 
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import constfold  # noqa: E402
 
 AS_SOURCE = ("main.py", "boot.py")
 
@@ -20,26 +26,42 @@ def mpy_cross():
     return here if os.path.exists(here) else "mpy-cross"
 
 
-def build(src, dst, arch="armv6m", as_source=AS_SOURCE):
-    """Compile src tree into dst for mpy-cross's -march=arch, copying the
-    top-level files named in as_source; returns {package: bytes}."""
-    sizes = {}
-    failed = []
+def _sources(src):
+    """{relative path: text} of every .py under src."""
+    out = {}
     for root, dirs, files in os.walk(src):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(files):
-            if not name.endswith(".py"):
-                continue
-            rel = os.path.relpath(os.path.join(root, name), src)
+            if name.endswith(".py"):
+                path = os.path.join(root, name)
+                with open(path, encoding="utf-8") as f:
+                    out[os.path.relpath(path, src)] = f.read()
+    return out
+
+
+def build(src, dst, arch="armv6m", as_source=AS_SOURCE):
+    """Compile src tree into dst for mpy-cross's -march=arch, copying the
+    top-level files named in as_source; returns {package: bytes}."""
+    try:
+        folded = constfold.fold(_sources(src))
+    except (constfold.FoldError, SyntaxError) as e:
+        sys.exit("constant folding failed: %s" % e)
+    sizes = {}
+    failed = []
+    with tempfile.TemporaryDirectory() as stage:
+        for rel in sorted(folded):
             package = rel.split(os.sep)[0] if os.sep in rel else "(top)"
             os.makedirs(os.path.join(dst, os.path.dirname(rel)), exist_ok=True)
-            if name in as_source and package == "(top)":
+            staged = os.path.join(stage, rel)
+            os.makedirs(os.path.dirname(staged), exist_ok=True)
+            with open(staged, "w", encoding="utf-8") as f:
+                f.write(folded[rel])
+            if os.path.basename(rel) in as_source and package == "(top)":
                 out = os.path.join(dst, rel)
-                shutil.copyfile(os.path.join(src, rel), out)
+                shutil.copyfile(staged, out)
             else:
                 out = os.path.join(dst, rel[:-3] + ".mpy")
-                cmd = [mpy_cross(), "-march=" + arch, "-s", rel, "-o", out,
-                       os.path.join(src, rel)]
+                cmd = [mpy_cross(), "-march=" + arch, "-s", rel, "-o", out, staged]
                 r = subprocess.run(cmd, capture_output=True, text=True)
                 if r.returncode:
                     failed.append("%s: %s" % (rel, r.stderr.strip()))

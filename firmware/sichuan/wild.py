@@ -48,7 +48,8 @@ Nothing allocates; the recursion is at most nine deep.
 
 from micropython import const
 
-from . import shape
+from . import fan, shape
+from . import ruleset as R
 from .shape import (
     _drawable,
     _group_waits,
@@ -514,9 +515,6 @@ def score(rs, counts, melds, void, flags, out, w1, w2, benjin, meld_wilds=0):
     Cost: every multiset of faces of the suits in play (not the void) for the
     W wild copies is tried, C(18 + W - 1, W) of them: 18 for one wild, 171
     for two, 1140 for three; only shapes that win are scored."""
-    from . import fan
-    from . import ruleset as R
-
     wn = counts[w1] + counts[w2]
     n = 0
     for f in range(27):
@@ -537,14 +535,14 @@ def score(rs, counts, melds, void, flags, out, w1, w2, benjin, meld_wilds=0):
         return fan.score(rs, _asg, melds, void, fl, out, -1)
     suits = rs[R.P_SUITS]
     _res[0] = -1
-    _assign(rs, fan, melds, void, flags, wn, 0, suits, benjin, held)
+    _assign(rs, melds, void, flags, wn, 0, suits, benjin, held)
     if _res[0] >= 0 and out is not None:
         for i in range(min(len(out), fan.NOUT)):
             out[i] = _wbest[i]
     return _res[0]
 
 
-def _assign(rs, fan, melds, void, flags, n, lo, suits, benjin, held):
+def _assign(rs, melds, void, flags, n, lo, suits, benjin, held):
     if n == 0:
         if not (shape.is_standard(_asg, void) or shape.is_qidui(_asg)):
             return
@@ -560,5 +558,5 @@ def _assign(rs, fan, melds, void, flags, n, lo, suits, benjin, held):
         if s == void or not suits >> s & 1:
             continue
         _asg[f] += 1
-        _assign(rs, fan, melds, void, flags, n - 1, f, suits, benjin, held)
+        _assign(rs, melds, void, flags, n - 1, f, suits, benjin, held)
         _asg[f] -= 1

@@ -1,0 +1,88 @@
+"""tools/constfold.py: the build folds public constants into their uses."""
+
+import os
+import re
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOOLS = os.path.join(ROOT, "tools")
+if TOOLS not in sys.path:
+    sys.path.insert(0, TOOLS)
+
+import build_firmware  # noqa: E402
+import constfold  # noqa: E402
+
+PKG = {
+    "pkg/__init__.py": "",
+    "pkg/a.py": (
+        "from micropython import const\n"
+        "X = const(5)  # five\n"
+        "NEG = const(-2)\n"
+        "_Y = const(1)\n"
+        "def twice():\n"
+        "    return X * 2 + NEG\n"
+    ),
+    "pkg/b.py": (
+        "from pkg import a as A\n"
+        "from pkg.a import (X,\n"
+        "                   twice)\n"
+        "def f(obj):\n"
+        "    return A.X + X + obj.X + twice()\n"
+    ),
+}
+
+
+def _twice(source):
+    ns = {}
+    exec(source.replace("from micropython import const", "const = int"), ns)
+    return ns["twice"]()
+
+
+def test_uses_become_values_and_definitions_go():
+    out = constfold.fold(PKG)
+    a, b = out["pkg/a.py"], out["pkg/b.py"]
+    assert "X = const" not in a and "NEG = const" not in a
+    assert "pass  # five" in a  # the comment stays with its line
+    assert "_Y = const(1)" in a  # private ones are mpy-cross's own business
+    assert "return 5 * 2 + (-2)" in a
+    assert "return 5 + 5 + obj.X + twice()" in b  # obj.X is not the module's constant
+    assert "from pkg.a import twice" in b and "X," not in b
+    assert _twice(a) == _twice(PKG["pkg/a.py"]) == 8
+    for path in PKG:
+        assert out[path].count("\n") == PKG[path].count("\n"), path  # tracebacks keep lines
+
+
+def test_refuses_a_constant_bound_again():
+    src = dict(PKG)
+    src["pkg/a.py"] += "def g(X):\n    return X\n"
+    with pytest.raises(constfold.FoldError, match=r"pkg/a.py:\d+: the constant X"):
+        constfold.fold(src)
+
+
+def test_refuses_a_module_alias_used_for_something_else():
+    src = dict(PKG)
+    src["pkg/b.py"] += "def h(A):\n    return A.X\n"
+    with pytest.raises(constfold.FoldError, match=r"pkg/b.py:7: cannot tell that A.X"):
+        constfold.fold(src)
+
+
+def test_refuses_one_alias_for_two_modules():
+    src = dict(PKG)
+    src["pkg/c.py"] = "def h():\n    return 1\n"
+    src["pkg/b.py"] += "def k():\n    from pkg import c as A\n    return A.h()\n"
+    with pytest.raises(constfold.FoldError, match="A names both"):
+        constfold.fold(src)
+
+
+def test_the_firmware_folds_keeping_its_lines_and_no_public_constant():
+    fw = build_firmware._sources(os.path.join(ROOT, "firmware"))
+    out = constfold.fold(fw)
+    public = re.compile(r"^[A-Z][A-Z0-9_]* = const\(", re.M)
+    assert sum(len(public.findall(s)) for s in fw.values()) > 200  # what there was to fold
+    for path, text in out.items():
+        assert not public.findall(text), path
+        assert text.count("\n") == fw[path].count("\n"), path
+    assert "G.PH_" in fw["table/controller.py"]
+    assert "G.PH_" not in out["table/controller.py"]
