@@ -139,8 +139,7 @@ def make(machine, neopixel=None):
     buttons = []
     for s in range(_SEATS):
         ex, first = key_bits(s)
-        pins = [expanders[ex].pin(first + k) for k in range(_KEYS_PER_SEAT)]
-        buttons.append(Buttons(pins))
+        buttons.append(Buttons(expanders[ex], first, _KEYS_PER_SEAT))
     if neopixel is None:
         import neopixel
     np = neopixel.NeoPixel(Pin(_LED_DATA, Pin.OUT), _SEATS * _LEDS_PER_SEAT)

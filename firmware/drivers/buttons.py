@@ -1,4 +1,5 @@
-"""Debounced push buttons with long press, polled with the time passed in.
+"""Debounced push buttons with long press, read as bits of a port, polled
+with the time passed in.
 
 A seat panel has seven keys, in this order (index = event low nibble):
 0 胡 hu, 1 碰 peng, 2 杠 gang, 3 过 guo, 4 万 wan (m), 5 筒 tong (p), 6 条 tiao (s).
@@ -54,28 +55,32 @@ def index_of(ev):
 
 
 class Buttons:
-    """Up to 16 buttons; `pins` have value() (machine.Pin or expander pins).
+    """Up to 16 keys read as bits of a port: `port.state` is an int whose
+    bits first..first+n-1 are keys 0..n-1 (an MCP23017 after its read(), or
+    any object keeping the levels of a GPIO port there). State is kept as bit
+    masks, one bit per key, so a seat costs a few ints, not an object per key.
 
     active_low: a pressed key reads 0 (pull-up wiring, the default).
     A level must hold for debounce_ms before it counts.
     """
 
-    def __init__(self, pins, active_low=True, debounce_ms=20, long_ms=800, queue=16):
-        n = len(pins)
-        if not 0 < n <= 16:
-            raise ValueError("1..16 buttons")
+    def __init__(self, port, first=0, n=SEAT_KEYS, active_low=True, debounce_ms=20,
+                 long_ms=800, queue=16):
+        if not 0 < n <= 16 or first < 0:
+            raise ValueError("1..16 keys")
         if debounce_ms < 0 or long_ms <= debounce_ms:
             raise ValueError("need 0 <= debounce_ms < long_ms")
-        self.pins = pins
+        self.port = port
+        self.first = first
         self.n = n
-        self.active_low = active_low
+        self._mask = (1 << n) - 1
+        self._flip = self._mask if active_low else 0  # levels ^ flip: 1 = pressed
         self.debounce_ms = debounce_ms
         self.long_ms = long_ms
-        self._raw = bytearray(n)
-        self._stable = bytearray(n)
-        self._long_sent = bytearray(n)
-        self._since = [0] * n
-        self._down_at = [0] * n
+        self._raw = 0  # last sample
+        self._stable = 0  # debounced
+        self._long = 0  # LONG sent for the press now held
+        self._t = [0] * (2 * n)  # ms: [i] key i's raw level last changed, [n + i] it went down
         self._q = bytearray(queue)
         self._head = 0
         self._len = 0
@@ -103,29 +108,35 @@ class Buttons:
 
     def pressed(self, i):
         """Debounced state of key i."""
-        return bool(self._stable[i])
+        return bool(self._stable >> i & 1)
+
+    def down(self, i):
+        """Key i's level in the port's last read, not debounced (True: pressed)."""
+        return bool(((self.port.state >> self.first) ^ self._flip) >> i & 1)
 
     def poll(self, now_ms):
-        """Sample every key once, queue new events, return the oldest (or 0).
-
-        Call next() until it returns 0 to drain the rest.
-        """
-        act = 0 if self.active_low else 1
-        for i in range(self.n):
-            r = 1 if self.pins[i].value() == act else 0
-            if r != self._raw[i]:
-                self._raw[i] = r
-                self._since[i] = now_ms
-            elif r != self._stable[i]:
-                if ticks_diff(now_ms, self._since[i]) >= self.debounce_ms:
-                    self._stable[i] = r
-                    if r:
-                        self._down_at[i] = self._since[i]
-                        self._long_sent[i] = 0
-                    elif not self._long_sent[i]:
-                        self._put((SHORT << 4) | i)
-            if self._stable[i] and not self._long_sent[i]:
-                if ticks_diff(now_ms, self._down_at[i]) >= self.long_ms:
-                    self._long_sent[i] = 1
+        """Sample every key once from port.state, queue new events, return the
+        oldest (or 0). Call next() until it returns 0 to drain the rest."""
+        r = ((self.port.state >> self.first) ^ self._flip) & self._mask
+        changed = r ^ self._raw
+        if not changed and r == self._stable and not r & ~self._long:
+            return self.next()  # nothing settling, no press to time: the usual case
+        self._raw = r
+        t = self._t
+        n = self.n
+        for i in range(n):
+            bit = 1 << i
+            if changed & bit:
+                t[i] = now_ms
+            elif (r ^ self._stable) & bit and ticks_diff(now_ms, t[i]) >= self.debounce_ms:
+                self._stable ^= bit
+                if r & bit:
+                    t[n + i] = t[i]
+                    self._long &= ~bit
+                elif not self._long & bit:
+                    self._put((SHORT << 4) | i)
+            if self._stable & bit and not self._long & bit:
+                if ticks_diff(now_ms, t[n + i]) >= self.long_ms:
+                    self._long |= bit
                     self._put((LONG << 4) | i)
         return self.next()

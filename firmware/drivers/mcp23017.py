@@ -6,9 +6,10 @@ GPPUB 0x0D (1 = 100 kOhm pull-up), GPIOA 0x12 / GPIOB 0x13, OLATA 0x14.
 With IOCON.SEQOP = 0 the register pointer advances after each byte, so one
 read from 0x12 returns GPIOA then GPIOB. Addresses 0x20..0x27 (A2..A0).
 
-read() fetches both ports in one I2C transaction into a cached 16-bit value;
-the ExpanderPin objects from pin(n) read that cache, so a key poll of a whole
-seat costs one transaction, done by whoever calls read() first.
+read() fetches both ports in one I2C transaction into `state`, the cached
+16-bit level (bit 0..7 port A, 8..15 B); drivers.buttons reads its keys as
+bits of it, so a key poll of a whole seat costs one transaction and no object
+per pin.
 """
 
 try:
@@ -26,22 +27,6 @@ _GPIOA = const(0x12)
 _OLATA = const(0x14)
 
 
-class ExpanderPin:
-    """A machine.Pin-like input reading bit `bit` of the expander's cache."""
-
-    def __init__(self, expander, bit):
-        self.expander = expander
-        self.bit = bit
-
-    def value(self, v=None):
-        if v is not None:
-            raise ValueError("expander pins are inputs here")
-        return (self.expander.state >> self.bit) & 1
-
-    def __call__(self, v=None):
-        return self.value(v)
-
-
 class MCP23017:
     def __init__(self, i2c, addr=0x20):
         if not 0x20 <= addr <= 0x27:
@@ -51,7 +36,6 @@ class MCP23017:
         self.state = 0xFFFF  # all released (pull-ups) until the first read
         self._buf = bytearray(2)
         self._w3 = bytearray(3)
-        self._pins = [None] * 16  # type: list  # ExpanderPin objects, made when asked for
 
     def _write_pair(self, reg, value):
         w = self._w3
@@ -80,11 +64,3 @@ class MCP23017:
         if not 0 <= value <= 0xFFFF:
             raise ValueError("16-bit value")
         self._write_pair(_OLATA, value)
-
-    def pin(self, bit):
-        if not 0 <= bit < 16:
-            raise ValueError("bit 0..15")
-        p = self._pins[bit]
-        if p is None:
-            p = self._pins[bit] = ExpanderPin(self, bit)
-        return p

@@ -173,6 +173,6 @@ def key_button(board):
 
     try:
         board.refresh_inputs()
-        return board.buttons[0].pins[B.GUO].value() == 0  # active low
+        return board.buttons[0].down(B.GUO)
     except (OSError, IndexError):
         return False

@@ -9,15 +9,24 @@ except ImportError:  # tools/mptest.py puts only firmware/ and this folder on sy
 
 from boards.chipsim.i2c import I2CBusSim
 from boards.chipsim.mcp23017_sim import MCP23017Sim
-from boards.chipsim.pins import PinSim
 from drivers import buttons as B
 from drivers.buttons import LONG, SHORT, Buttons, event, index_of, kind_of, ticks_diff
 from drivers.mcp23017 import MCP23017
 
 
+class Port:
+    """A GPIO port's levels in `state`, as drivers.buttons reads them."""
+
+    def __init__(self, state=0xFFFF):  # pull-ups: a released key reads 1
+        self.state = state
+
+    def set(self, bit, level):
+        self.state = (self.state & ~(1 << bit)) | (level << bit)
+
+
 def panel(n=7, **kw):
-    pins = [PinSim(1) for _ in range(n)]  # pull-ups: released reads 1
-    return pins, Buttons(pins, **kw)
+    port = Port()
+    return port, Buttons(port, 0, n, **kw)
 
 
 def drain(b, first):
@@ -48,21 +57,45 @@ def test_event_encoding():
 def test_short_press_after_release():
     pins, b = panel()
     assert b.poll(0) == 0
-    pins[B.PENG].value(0)
+    pins.set(B.PENG, 0)
     assert run(b, 5, 100) == []
     assert b.pressed(B.PENG)
-    pins[B.PENG].value(1)
+    pins.set(B.PENG, 1)
     assert run(b, 105, 200) == [event(SHORT, B.PENG)]
     assert not b.pressed(B.PENG)
+
+
+def test_down_is_the_level_now_and_pressed_waits_for_debounce():
+    pins, b = panel(debounce_ms=20)
+    b.poll(0)
+    pins.set(B.GUO, 0)
+    assert b.down(B.GUO) and not b.down(B.HU)
+    b.poll(5)
+    assert not b.pressed(B.GUO)
+    b.poll(30)
+    assert b.pressed(B.GUO)
+
+
+def test_a_seat_reads_only_its_own_bits():
+    port = Port()
+    b = Buttons(port, 8, 7)
+    b.poll(0)
+    port.set(B.HU, 0)  # bit 0: another seat's key
+    port.set(15, 0)  # bit 15: above this seat's 8..14
+    assert run(b, 5, 100) == [] and not b.down(B.HU)
+    port.set(8 + B.HU, 0)
+    run(b, 105, 150)
+    port.set(8 + B.HU, 1)
+    assert run(b, 155, 200) == [event(SHORT, B.HU)]
 
 
 def test_bounce_shorter_than_debounce_is_ignored():
     pins, b = panel(debounce_ms=20)
     b.poll(0)
     for t in range(5, 60, 5):  # chatter every 5 ms
-        pins[B.HU].value((t // 5) & 1)
+        pins.set(B.HU, (t // 5) & 1)
         assert b.poll(t) == 0
-    pins[B.HU].value(1)
+    pins.set(B.HU, 1)
     assert run(b, 60, 200) == []
     assert not b.pressed(B.HU)
 
@@ -70,32 +103,32 @@ def test_bounce_shorter_than_debounce_is_ignored():
 def test_long_press_fires_once_and_no_short():
     pins, b = panel(long_ms=800)
     b.poll(0)
-    pins[B.GUO].value(0)
+    pins.set(B.GUO, 0)
     evs = run(b, 10, 2000, step=10)
     assert evs == [event(LONG, B.GUO)]
-    pins[B.GUO].value(1)
+    pins.set(B.GUO, 1)
     assert run(b, 2010, 2100, step=10) == []
 
 
 def test_two_keys_same_poll_queue_both():
     pins, b = panel()
     b.poll(0)
-    pins[B.WAN].value(0)
-    pins[B.TIAO].value(0)
+    pins.set(B.WAN, 0)
+    pins.set(B.TIAO, 0)
     run(b, 5, 50)
-    pins[B.WAN].value(1)
-    pins[B.TIAO].value(1)
+    pins.set(B.WAN, 1)
+    pins.set(B.TIAO, 1)
     evs = run(b, 55, 120)
     assert evs == [event(SHORT, B.WAN), event(SHORT, B.TIAO)]
 
 
 def test_active_high_option():
-    pins = [PinSim(0) for _ in range(2)]
-    b = Buttons(pins, active_low=False)
+    pins = Port(0)
+    b = Buttons(pins, 0, 2, active_low=False)
     b.poll(0)
-    pins[1].value(1)
+    pins.set(1, 1)
     run(b, 5, 50)
-    pins[1].value(0)
+    pins.set(1, 0)
     assert run(b, 55, 100) == [event(SHORT, 1)]
 
 
@@ -104,7 +137,7 @@ def test_tick_wraparound():
     pins, b = panel()
     t0 = (1 << 30) - 30
     b.poll(t0)
-    pins[0].value(0)
+    pins.set(0, 0)
     b.poll(t0 + 5)
     for t in range(t0 + 10, t0 + 60, 5):
         b.poll(t & ((1 << 30) - 1))
@@ -112,15 +145,13 @@ def test_tick_wraparound():
 
 
 def test_queue_overflow_counts_drops():
-    pins = [PinSim(1) for _ in range(4)]
-    b = Buttons(pins, queue=2)
+    pins = Port()
+    b = Buttons(pins, 0, 4, queue=2)
     b.poll(0)
-    for p in pins:
-        p.value(0)
+    pins.state = 0xFFF0
     b.poll(5)
     b.poll(30)
-    for p in pins:
-        p.value(1)
+    pins.state = 0xFFFF
     b.poll(35)
     first = b.poll(60)  # poll hands back the oldest event itself
     assert first == event(SHORT, 0)
@@ -129,8 +160,9 @@ def test_queue_overflow_counts_drops():
 
 
 def test_bad_config_rejected():
-    raises(ValueError, Buttons, [])
-    raises(ValueError, Buttons, [PinSim(1)], True, 50, 40)
+    raises(ValueError, Buttons, Port(), 0, 0)
+    raises(ValueError, Buttons, Port(), 0, 17)
+    raises(ValueError, Buttons, Port(), 0, 1, True, 50, 40)
 
 
 def test_expander_keys_through_i2c():
@@ -139,8 +171,8 @@ def test_expander_keys_through_i2c():
     ex = MCP23017(bus, 0x20)
     ex.init()
     assert ex.read() == 0xFFFF  # pull-ups on, nothing pressed
-    seat0 = Buttons([ex.pin(i) for i in range(7)])
-    seat1 = Buttons([ex.pin(8 + i) for i in range(7)])
+    seat0 = Buttons(ex, 0)
+    seat1 = Buttons(ex, 8)
     ex.read()
     seat0.poll(0)
     seat1.poll(0)
@@ -164,7 +196,6 @@ def test_expander_pullups_required():
     ex = MCP23017(bus, 0x21)
     ex.init(pullups=0)
     assert ex.read() == 0  # floating inputs without pull-ups read low here
-    raises(ValueError, ex.pin, 16)
     raises(ValueError, ex.write, 0x10000)
     raises(ValueError, ex.init, -1)
     raises(ValueError, MCP23017, bus, 0x70)
@@ -183,11 +214,11 @@ def test_poll_allocates_nothing():
     try:
         for t in range(0, 2000, 10):
             if t == 100:
-                pins[B.HU].value(0)
+                pins.set(B.HU, 0)
             if t == 200:
-                pins[B.HU].value(1)
+                pins.set(B.HU, 1)
             if t == 300:
-                pins[B.GUO].value(0)
+                pins.set(B.GUO, 0)
             ev = b.poll(t)
             while ev and n < 8:
                 got[n] = ev

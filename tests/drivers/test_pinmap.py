@@ -198,3 +198,23 @@ def test_dead_seat_reported_not_fatal():
         r.settle_us = 0
         r.busy_polls = 50
     assert board.init() == ["reader3", "display1"]
+
+
+def test_the_key_button_is_seat_0s_guo_held_at_boot():
+    from boards.chipsim.machine_sim import SimMachine, SimTable
+    from drivers.buttons import GUO, HU
+    from table.hostlink import key_button
+
+    table = SimTable(pico)
+    board = pico.make(SimMachine(table), table)
+    for r in board.readers:
+        r.settle_us = r.switch_us = 0
+    assert board.init() == []
+    assert not key_button(board)
+    table.press(1, GUO)  # another seat's 过
+    table.press(0, HU)
+    assert not key_button(board)
+    table.press(0, GUO)
+    assert key_button(board)  # one read at boot: no debounce wait
+    table.release(0, GUO)
+    assert not key_button(board)
