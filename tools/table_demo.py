@@ -2,7 +2,7 @@
 the virtual table, with the firmware running on the MicroPython unix port
 from the compiled .mpy files, the four seat displays drawn live.
 
-    python tools/table_demo.py [--seed N] [--miss 0.02] [--heap 256K] [--quiet]
+    python tools/table_demo.py [--seed N] [--miss 0.02] [--heap 128K] [--quiet]
 
 The displays are read back from the HT16K33 simulators' display RAM (sent
 by the firmware every frame) and drawn as 7-segment digits; the dot under a
@@ -23,7 +23,9 @@ sys.path.insert(0, HERE)
 import build_firmware  # noqa: E402
 import virtual_table as V  # noqa: E402
 
-DEMO_HEAP = V.HEAP  # see tools/virtual_table.py: why not 96K yet
+# Its one seeded match plays through in 116K (docs/table.md); 12 KB of room.
+# Not yet the 96K the issue asks for: see tools/virtual_table.py.
+DEMO_HEAP = "128K"
 SEATS = ("东 E", "南 S", "西 W", "北 N")
 LED = ("  ", "\x1b[42m  \x1b[0m", "\x1b[44m  \x1b[0m", "\x1b[41m  \x1b[0m", "\x1b[43m  \x1b[0m",
        "\x1b[47m  \x1b[0m")
