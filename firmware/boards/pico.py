@@ -33,7 +33,7 @@ except ImportError:  # CPython tests
 from drivers.buttons import Buttons
 from drivers.ht16k33 import HT16K33
 from drivers.mcp23017 import MCP23017
-from drivers.pn5180 import PN5180
+from drivers.pn5180 import PN5180, make_frames
 from drivers.ws2812 import SeatLeds
 
 # Private: mpy-cross folds a `_NAME = const(n)` into the code, where a public
@@ -126,6 +126,7 @@ def make(machine, neopixel=None):
                       mosi=Pin(_SPI_MOSI), miso=Pin(_SPI_MISO))
     i2c = machine.I2C(_I2C_ID, scl=Pin(_I2C_SCL), sda=Pin(_I2C_SDA), freq=_I2C_FREQ)
     readers = []
+    frames = make_frames()  # one SPI bus, one reader talking at a time: one set
     for s in range(_SEATS):
         readers.append(PN5180(
             spi,
@@ -133,6 +134,7 @@ def make(machine, neopixel=None):
             Pin(BUSY[s], Pin.IN),
             Pin(RST[s], Pin.OUT, value=1),
             Pin(ANT[s], Pin.OUT, value=0),
+            frames=frames,
         ))
     displays = [HT16K33(i2c, a) for a in DISPLAY_ADDR]
     expanders = [MCP23017(i2c, a) for a in EXPANDER_ADDR]

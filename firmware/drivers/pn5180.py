@@ -104,6 +104,21 @@ _F_READ_DATA = b"\x0a\x00"
 _F_SEND_EOF = b"\x09\x00"
 
 
+def make_frames():
+    """The scratch frames a reader fills and sends, or reads and parses, within
+    one call: (register frames of 6, 3 and 2 bytes, a 4-byte register value,
+    an inventory answer, the SEND_DATA request and its views by length).
+    Nothing in them outlives the call, so the readers on one bus can share
+    one set, even while inventory_all steps them in turn; what a reader keeps
+    between steps (mask, pending slots, UIDs) is its own."""
+    # SEND_DATA frame: 0x09, valid bits, flags, cmd, mask length, mask[8];
+    # one view per possible length (5 + 0..8 mask bytes), made once
+    req = bytearray(13)
+    mv = memoryview(req)
+    return (bytearray(6), bytearray(3), bytearray(2), bytearray(4), bytearray(_RESP_LEN), req,
+            [mv[:5 + i] for i in range(9)])
+
+
 class PN5180:
     """One PN5180 with its own NSS, BUSY, RST and antenna-select pins.
 
@@ -116,10 +131,12 @@ class PN5180:
     ready within 1 ms of the field appearing (0 for simulated chips).
     switch_us: extra wait before the first scan after the antenna relay moved
     (G6K-2F-Y operate/release time is 3 ms max; 0 for simulated chips).
+    frames: make_frames() shared with the other readers on the bus, or None
+    for the reader's own.
     """
 
     def __init__(self, spi, nss, busy, rst, ant=None, max_tags=24, busy_polls=2000,
-                 irq_polls=400, settle_us=1000, switch_us=5000):
+                 irq_polls=400, settle_us=1000, switch_us=5000, frames=None):
         if max_tags < 1:
             raise ValueError("max_tags must be >= 1")
         self.spi = spi
@@ -140,16 +157,8 @@ class PN5180:
         self.timeouts = 0
         self.rounds = 0
         self.antenna = ANT_RACK
-        self._w6 = bytearray(6)
-        self._w3 = bytearray(3)
-        self._w2 = bytearray(2)
-        self._r4 = bytearray(4)
-        self._rx = bytearray(_RESP_LEN)
-        # SEND_DATA frame: 0x09, valid bits, flags, cmd, mask length, mask[8];
-        # one view per possible length (5 + 0..8 mask bytes), made once
-        self._req = bytearray(13)
-        mv = memoryview(self._req)
-        self._reqv = [mv[:5 + i] for i in range(9)]
+        self._w6, self._w3, self._w2, self._r4, self._rx, self._req, self._reqv = (
+            frames or make_frames())
         # pending collided slots: 8 mask bytes + a mask length each
         depth = max_tags // 2 + 2
         self._stack_mask = bytearray(8 * depth)

@@ -14,13 +14,14 @@ from drivers import pn5180
 from drivers.pn5180 import ANT_RACK, ANT_TRAY, PN5180
 
 
-def make(n_readers=1, **kw):
+def make(n_readers=1, frames=None, **kw):
     bus = SPIBusSim()
     sims = []
     drivers = []
     for i in range(n_readers):
         sim = bus.attach(PN5180Sim(seed=i + 1, **kw))
-        d = PN5180(bus, sim.nss, sim.busy, sim.rst, sim.ant, settle_us=0, switch_us=0)
+        d = PN5180(bus, sim.nss, sim.busy, sim.rst, sim.ant, settle_us=0, switch_us=0,
+                   frames=frames)
         d.init()
         sims.append(sim)
         drivers.append(d)
@@ -249,7 +250,18 @@ def test_uid_helpers_roundtrip():
 
 
 def test_stepped_readers_overlap_and_agree():
-    bus, sims, ds = make(4)
+    stepped_readers_overlap_and_agree(None)
+
+
+def test_readers_sharing_one_set_of_frames_overlap_and_agree():
+    # boards/pico.py gives its four readers one set: each frame is filled and
+    # sent, or read and parsed, within one call
+    stepped_readers_overlap_and_agree(pn5180.make_frames())
+
+
+def stepped_readers_overlap_and_agree(frames):
+    bus, sims, ds = make(4, frames)
+    assert (ds[0]._rx is ds[3]._rx) == (frames is not None)
     sets = [rand_tags(20 + i, 10 + i) for i in range(4)]
     for i in range(4):
         sims[i].set_tags(0, sets[i])
