@@ -12,7 +12,7 @@ place: tools/mprun.py), gives:
   table's process); both are measured apart and taken off for the estimate
   of the firmware's own data;
 - the .mpy size of the firmware (what goes on the board: sichuan, table,
-  drivers, boards/pico.py, main.py) and of the simulation-only modules;
+  drivers, boards/pico.py, app.py, main.py) and of the simulation-only modules;
 - CPU time per scan cycle (scan of the focus places + reading the table
   into the game), mean and largest, in us on the unix port; the mean
   without the time the firmware waited for the table's answers to SPI reads
@@ -52,7 +52,7 @@ def mpy_sizes(build):
 
 
 def parse_stats(stdout):
-    """main.py's STATS line and boards/sim.py's BUS line, as one dict."""
+    """app.py's STATS line and boards/sim.py's BUS line, as one dict."""
     out = {}
     for ln in (stdout or "").splitlines():
         if ln.startswith(("STATS ", "BUS ")):
@@ -68,7 +68,7 @@ import asyncio
 from boards import pico, sim
 from sichuan import game, handlog, presets
 from table import blockdev, controller, enroll, logstore, recordlog, store
-import main  # its definitions only (sys.argv asks for no mode)
+import app  # its definitions only (main.py would start it)
 gc.collect()
 a1 = gc.mem_alloc()
 

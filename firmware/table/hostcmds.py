@@ -574,7 +574,7 @@ def install(link, logs, **kw):
     logs: the controller's table.logstore.LogStore. Keywords (all optional):
       root        folder of the store files, "/flash"
       rules_file, enroll_file   their names in root ("ruleset.bin", "enroll.bin",
-                  as table/controller's main.py names the map)
+                  as app.py names the map)
       rules       the active sichuan Ruleset (else root/ruleset, else xuezhan)
       on_rules    fn(rs): a new ruleset is on flash; use it from the next hand
       on_enroll   fn(blob): a new enrolment map (864 bytes) is on flash

@@ -1,5 +1,5 @@
 """The host link tied to the controller (docs/hostcmds.md), imported only
-when a link is opened: main.py starts `HostLink.serve` as an asyncio task.
+when a link is opened: app.py starts `HostLink.serve` as an asyncio task.
 The controller itself holds no link code: its logs are wrapped (LiveLogs) so
 records stream to watching hosts and each hand is sealed before it closes.
 """

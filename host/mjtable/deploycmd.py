@@ -7,8 +7,9 @@
    romfs query`), write the compiled packages there as one image (`mpremote
    romfs deploy`): their code then runs in place from flash, as frozen code
    would, and costs no heap (the virtual table measures the heap that way:
-   tools/mprun.py). Only main.py goes to the filesystem, and code left there
-   by an earlier file deploy is removed, since it would shadow the image.
+   tools/mprun.py). Only main.py (a few lines that start app) goes to the
+   filesystem, and code left there by an earlier file deploy is removed,
+   since it would shadow the image.
    Without ROMFS (or with --files) every file is copied to the filesystem
    and its code loads into RAM when imported;
 3. ask the board for the SHA-256 of each file it holds (mpremote exec) and copy
@@ -120,10 +121,10 @@ def rom_size(query: str) -> int:
 
 def split_rom(local: dict) -> tuple:
     """(files for the filesystem, files for the ROMFS image) of a manifest:
-    the top-level files (main.py, run as source) stay files, the packages
-    go in the image."""
-    fs = {p: h for p, h in local.items() if "/" not in p}
-    return fs, {p: h for p, h in local.items() if "/" in p}
+    the files the board runs as source (main.py) stay files, every .mpy
+    (app.mpy and the packages) goes in the image."""
+    fs = {p: h for p, h in local.items() if p.endswith(".py")}
+    return fs, {p: h for p, h in local.items() if not p.endswith(".py")}
 
 
 def shadowing(rom: dict, remote) -> list:

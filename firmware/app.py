@@ -1,0 +1,296 @@
+"""The table controller as asyncio tasks: what main.py starts (start()).
+
+On the board (sys.platform "rp2"): boards.pico wiring, files on the Pico's
+LittleFS at /, the hardware watchdog fed by the scan task (a hung scan
+resets the board within 8 s). On the unix port:
+
+    micropython -X heapsize=128K main.py sim PORT FLASH_IMAGE [claim_ms [preset]]
+
+runs the same controller on boards.sim, fed by tools/virtual_table.py over
+TCP 127.0.0.1:PORT, with its files on a LittleFS2 volume in FLASH_IMAGE (a
+file-backed block device the size of the Pico's filesystem). In the sim the
+clock is the virtual table's, advanced one frame per scan cycle. Options
+after those (sim only, `mjtable virtual-table` passes them):
+
+    --link=fd:N | --link=PATH   the host link on an inherited pty master fd
+                    (non-blocking) or on a tty path (set raw, VMIN 0)
+    --key=HEX       the table key (32 bytes; saved on the volume)
+    --button        the key button was held at boot (SETKEY open)
+    --id=TEXT       the table id (8 bytes)
+    --idle          boot with no match under way (the host starts one)
+    --hands=N       end each match after N hands (short matches for tests)
+    --rematch=MS    a new match MS ms (real time) after one ends
+    --match-file=PATH   write "n crc hexblob" of each match's ruleset there
+                    before it starts (the virtual table plays the same rules)
+
+Tasks: scan (each cycle: scan the focus seats, read the table into the
+game), keys (poll the seats' key expanders), display (displays and LEDs),
+and the host link (table.link with table.hostcmds: docs/hostcmds.md).
+"""
+
+import asyncio
+import gc
+import sys
+import time
+
+from table import controller as C
+from table import store
+from table.logstore import LogStore
+
+ENROLL_FILE = "enroll.bin"  # the names table.hostcmds stores them under
+RULES_FILE = "ruleset.bin"
+LOG_DIR = "logs"
+PRESET = "xuezhan"
+
+
+class Stats:
+    """CPU time of the scan task (us, ticks_us on the board and the unix
+    port): per scan cycle (scan + read the table into the game), and the
+    largest live heap seen (sampled after a collection every 32 cycles). In
+    the sim also the bytes the scans and the display refreshes allocate (the
+    hot paths, meant to allocate nothing), counted over the calls no
+    collection interrupted: gc.mem_alloc() walks the heap, too slow for the
+    board's cycle."""
+
+    def __init__(self):
+        self.cycles = 0
+        self.scan_us = 0
+        self.step_us = 0
+        self.max_cycle_us = 0
+        self.live_peak = 0
+        self.alloc = [0, 0, 0, 0]  # scan bytes, scans counted, refresh bytes, refreshes
+
+    def count_alloc(self, i, before):
+        a = gc.mem_alloc()
+        if a >= before:  # else a collection ran meanwhile
+            self.alloc[i] += a - before
+            self.alloc[i + 1] += 1
+
+    def sample_heap(self):
+        gc.collect()
+        a = gc.mem_alloc()
+        if a > self.live_peak:
+            self.live_peak = a
+
+    def line(self):
+        a = self.alloc
+        return ("STATS cycles=%d scan_us=%d step_us=%d max_cycle_us=%d live_peak=%d heap=%d"
+                " scan_alloc=%d scans=%d refresh_alloc=%d refreshes=%d") % (
+            self.cycles, self.scan_us, self.step_us, self.max_cycle_us, self.live_peak,
+            gc.mem_alloc() + gc.mem_free(), a[0], a[1], a[2], a[3])
+
+
+async def scan_task(ctl, clock, wdt, sim, stats):
+    import time
+
+    while True:
+        if sim is not None:
+            sim.report(ctl)
+            if not sim.frame():
+                return
+        m = gc.mem_alloc() if sim is not None else 0
+        t0 = time.ticks_us()
+        ctl.scan_cycle()
+        t1 = time.ticks_us()
+        if sim is not None:
+            stats.count_alloc(0, m)
+        ctl.step(clock())
+        t2 = time.ticks_us()
+        stats.cycles += 1
+        stats.scan_us += time.ticks_diff(t1, t0)
+        stats.step_us += time.ticks_diff(t2, t1)
+        c = time.ticks_diff(t2, t0)
+        if c > stats.max_cycle_us:
+            stats.max_cycle_us = c
+        if stats.cycles & 31 == 0:
+            stats.sample_heap()
+        if wdt is not None:
+            wdt.feed()
+        await asyncio.sleep_ms(0 if sim is not None else 5)
+
+
+async def key_task(ctl, board, clock, sim):
+    while True:
+        board.refresh_inputs()
+        now = clock()
+        for s in range(len(board.buttons)):
+            ev = board.buttons[s].poll(now)
+            while ev:
+                ctl.key(s, ev, now)
+                ev = board.buttons[s].next()
+        await asyncio.sleep_ms(0 if sim is not None else 10)
+
+
+async def display_task(ctl, clock, sim, stats):
+    while True:
+        m = gc.mem_alloc() if sim is not None else 0
+        ctl.refresh(clock())
+        if sim is not None:
+            stats.count_alloc(2, m)
+        await asyncio.sleep_ms(0 if sim is not None else 50)
+
+
+async def run(ctl, board, clock, wdt=None, sim=None, stats=None, hl=None):
+    if stats is None:
+        stats = Stats()
+    scan = asyncio.create_task(scan_task(ctl, clock, wdt, sim, stats))
+    keys = asyncio.create_task(key_task(ctl, board, clock, sim))
+    disp = asyncio.create_task(display_task(ctl, clock, sim, stats))
+    lnk = None
+    if hl is not None:
+        lnk = asyncio.create_task(hl.serve(1 if sim is not None else 5))
+    await scan
+    keys.cancel()
+    disp.cancel()
+    if lnk is not None:
+        lnk.cancel()
+    await asyncio.sleep_ms(0)
+
+
+def _collect():
+    """A collection between the boot's steps. The allocator takes the lowest
+    free block that fits, and garbage is not free until collected: without
+    these, each step's long-lived objects land past the last step's
+    garbage, whose holes then cut up the heap the hands need (docs/table.md
+    has the smallest heap that plays a match, before and after)."""
+    gc.collect()
+
+
+def boot(board, root, rs, enrollment_blob=None, claim_ms=5000):
+    """Load the enrollment (or store the one given) and build the controller
+    playing ruleset rs (active_rules)."""
+    from table.enroll import Enrollment
+
+    en = Enrollment()
+    path = root + "/" + ENROLL_FILE
+    status = en.load(path)
+    if status != store.OK and enrollment_blob is not None:
+        en.load_blob(enrollment_blob)
+        en.save(path)
+    _collect()
+    logs = LogStore(root + "/" + LOG_DIR)
+    failed = board.init()
+    if failed:
+        print("chips not answering:", failed)
+    _collect()
+    return C.Controller(board, rs, en, logs, claim_ms=claim_ms)
+
+
+def active_rules(root, preset):
+    """The ruleset the host pushed (RULES_FILE, as table.hostcmds stores it),
+    else the named preset. Called before the board is made: the presets
+    module is dropped after its one call, and the board's many small objects
+    fill the holes it leaves, where the hands' larger blocks would not fit."""
+    from sichuan import ruleset as R
+
+    status, blob = store.load(root + "/" + RULES_FILE)
+    if status == store.OK:
+        try:
+            return R.from_blob(blob)
+        except ValueError:
+            print("stored ruleset refused; playing", preset)
+    from sichuan import presets
+
+    rs = presets.get(preset)
+    # One call's worth: its tables and functions, 2.5 KB of the live peak
+    # on the unix port, given back (table.hostcmds imports it again if it must).
+    del sys.modules["sichuan.presets"]
+    del sys.modules["sichuan"].presets
+    return rs
+
+
+def main_board():
+    import machine
+    from boards import pico
+    from table import hostlink, usbport
+
+    # the link's USB interface first: adding it re-enumerates the device
+    read, write, _ = usbport.open_stream()
+    rs = active_rules("", PRESET)
+    _collect()
+    board = pico.make(machine)
+    _collect()
+    ctl = boot(board, "", rs)
+    hl = hostlink.HostLink(ctl, "", read, write, key=hostlink.load_key(""),
+                           button=hostlink.key_button(board), table_id=machine.unique_id())
+    wdt = machine.WDT(timeout=8000)
+    asyncio.run(run(ctl, board, time.ticks_ms, wdt, hl=hl))
+
+
+def sim_options(argv):
+    """The --name=value options of main_sim (module docstring)."""
+    o = {"link": None, "key": None, "button": False, "id": "VIRTUAL1", "idle": False,
+         "hands": 0, "rematch": -1, "match-file": None}
+    for a in argv:
+        if not a.startswith("--"):
+            continue
+        name, _, value = a[2:].partition("=")
+        if name not in o:
+            raise ValueError("main.py: unknown option " + a)
+        if isinstance(o[name], bool):
+            o[name] = True
+        elif isinstance(o[name], int):
+            o[name] = int(value)
+        else:
+            o[name] = value
+    return o
+
+
+def main_sim(argv):
+    from boards import sim
+    from table import blockdev
+
+    pos = [a for a in argv if not a.startswith("--")]
+    o = sim_options(argv)
+    port = int(pos[2])
+    image = pos[3]
+    claim_ms = int(pos[4]) if len(pos) > 4 else 5000
+    preset = pos[5] if len(pos) > 5 else PRESET
+    fresh = True
+    try:
+        import os
+
+        os.stat(image)
+        fresh = False
+    except OSError:
+        pass
+    _collect()
+    blockdev.mount(image, "/flash", fresh=fresh)
+    rs = active_rules("/flash", preset)
+    _collect()
+    st = sim.SocketTable(port)
+    _collect()
+    ctl = boot(st.board, "/flash", rs, st.enrollment, claim_ms)
+    hl = None
+    if o["link"] is not None:
+        from table import hostlink, ptyport
+
+        key = o["key"]
+        if key is not None:
+            key = bytes.fromhex(key)
+            store.write("/flash/" + hostlink.KEY_FILE, key)
+        else:
+            key = hostlink.load_key("/flash")
+        read, write = ptyport.stream(ptyport.open_pty(o["link"]))
+        tid = (o["id"].encode() + bytes(8))[:8]
+        hl = hostlink.HostLink(ctl, "/flash", read, write, key=key, button=o["button"],
+                               table_id=tid, hands=o["hands"], rematch_ms=o["rematch"],
+                               match_file=o["match-file"])
+        hl.announce()
+        if o["idle"]:
+            ctl.state = C.DONE  # no match until the host starts one
+        print("link: ready")
+    stats = Stats()
+    stats.sample_heap()
+    asyncio.run(run(ctl, st.board, st.ticks_ms, None, st, stats, hl))
+    stats.sample_heap()
+    print(stats.line())
+    st.close()
+
+
+def start(argv):
+    """The board's controller on the RP2040; `main.py sim ...` on the unix port."""
+    if sys.platform == "rp2":
+        main_board()
+    elif len(argv) > 3 and argv[1] == "sim":
+        main_sim(argv)
