@@ -5,7 +5,9 @@ One full 8-hand xuezhan match by bots on the virtual table, the firmware on
 the MicroPython unix port from build/firmware (.mpy in a ROMFS image, run in
 place: tools/mprun.py), gives:
 - heap: the largest live heap (gc.mem_alloc() after a collection, sampled
-  every 32 scan cycles and at the end) in the given -X heapsize; it includes
+  every 32 scan cycles and at the end) in the given -X heapsize, and that of
+  the same match with the host link's task running (idle, on a pty no host
+  talks to), as on the board, which always serves the link; it includes
   what importing the modules builds (dictionaries, function and class
   objects, interned names), and the board (drivers and, on the unix port,
   the bus stand-ins of boards/sim.py; the chip simulators run in the virtual
@@ -129,7 +131,36 @@ def import_heap(heap="1M"):
     return heap[0], heap[1], names["n_qstr"], names["n_total_bytes"]
 
 
-def table_figures(heap=V.HEAP, seed=2026, build=True, hands=None):
+def link_peak(heap, seed, hands):
+    """Live peak of the match with app.py's host link task on a pty (as the
+    board runs: its link is always open), or raises RuntimeError. The link's
+    modules hold viper code, so the firmware is built for this unix port's
+    own architecture, as `mjtable virtual-table` builds it."""
+    import tempfile
+    import tty
+
+    from mjtable import virtualcmd
+
+    vt = V.VirtualTable("xuezhan", seed, hands=hands)
+    master, slave = os.openpty()
+    try:
+        tty.setraw(slave)
+        os.set_blocking(master, False)
+        with tempfile.TemporaryDirectory() as tmp:
+            fw = os.path.join(tmp, "firmware")
+            virtualcmd.build_firmware(fw, V.MP)
+            res = V.run(vt, heap=heap, fw=fw, fw_args=["--link=fd:%d" % master],
+                        pass_fds=(master,))
+    finally:
+        os.close(master)
+        os.close(slave)
+    st = parse_stats(res["stdout"])
+    if V.verdict(res, vt.hands) is not None or st is None:
+        raise RuntimeError("table match with the link failed: %r" % (res["stdout"] or "")[-300:])
+    return st["live_peak"]
+
+
+def table_figures(heap=V.HEAP, seed=2026, build=True, hands=None, link=True):
     """dict of the figures (see the module docstring); raises RuntimeError if
     the match did not run through. hands: fewer than the match's 8 (--quick)."""
     if build:
@@ -155,6 +186,7 @@ def table_figures(heap=V.HEAP, seed=2026, build=True, hands=None):
     return {
         "table_heap_size_bytes": st["heap"],
         "table_heap_live_peak_bytes": st["live_peak"],
+        "table_heap_live_peak_with_link_bytes": link_peak(heap, seed, hands) if link else None,
         "table_heap_modules_bytes": code,
         "table_heap_board_bytes": board_heap,
         "table_heap_qstrs": qstrs,
@@ -183,12 +215,12 @@ def table_figures(heap=V.HEAP, seed=2026, build=True, hands=None):
 def section(quick=False):
     """The `table` section of build/bench.json (tools/bench.py): one match, its
     first two hands when quick (the test of the bench's keys; no figure)."""
-    f = table_figures(hands=2 if quick else None)
+    f = table_figures(hands=2 if quick else None, link=not quick)
+    # the whole firmware, as the board runs it: with the link's task
+    peak = f["table_heap_live_peak_with_link_bytes"] or f["table_heap_live_peak_bytes"]
     f["targets"] = {
-        "heap_fits_96k": {"value": f["table_heap_live_peak_bytes"], "target": 96 * 1024,
-                          "ok": f["table_heap_live_peak_bytes"] <= 96 * 1024},
-        "peak_under_64k": {"value": f["table_heap_live_peak_bytes"], "target": 65536,
-                           "ok": f["table_heap_live_peak_bytes"] <= 65536},
+        "heap_fits_96k": {"value": peak, "target": 96 * 1024, "ok": peak <= 96 * 1024},
+        "peak_under_64k": {"value": peak, "target": 65536, "ok": peak <= 65536},
     }
     return f
 
@@ -201,10 +233,11 @@ def table(f):
         "table firmware on the unix port: one 8-hand match by bots (%d actions, %d scan cycles)"
         % (f["table_match_actions"], f["table_match_cycles"]),
         "",
-        "heap (-X heapsize=%d): live peak %d B  (%s fits 96 KB, %s peak under 64 KB)"
-        % (f["table_heap_size_bytes"], f["table_heap_live_peak_bytes"], ok("heap_fits_96k"),
-           ok("peak_under_64k")),
-        "  of which modules (dictionaries, functions, names) %d B, the board (drivers on"
+        "heap (-X heapsize=%d): live peak %s B with the host link's task, as the board runs"
+        " (%s fits 96 KB, %s peak under 64 KB); %d B without it (make demo)"
+        % (f["table_heap_size_bytes"], f["table_heap_live_peak_with_link_bytes"],
+           ok("heap_fits_96k"), ok("peak_under_64k"), f["table_heap_live_peak_bytes"]),
+        "  of the latter, modules (dictionaries, functions, names) %d B, the board (drivers on"
         " the bus stand-ins) %d B, the rest %d B"
         % (f["table_heap_modules_bytes"], f["table_heap_board_bytes"],
            f["table_heap_peak_without_modules_and_board_bytes"]),
