@@ -127,15 +127,18 @@ class _Staged:
 
 class BlobObject:
     """A small stored object (ruleset, enrolment map): active bytes in RAM, a
-    staged version, and accept(blob) deciding what to activate."""
+    staged version, and accept(blob) deciding what to activate. live: data is
+    a buffer the table itself uses (its enrolment map), which the action
+    accept returns updates in place, so the bytes are held once."""
 
-    def __init__(self, host, path, data, limit, accept):
+    def __init__(self, host, path, data, limit, accept, live=False):
         self._h = host
         self.path = path
         self.data = data
         self._crc = crc32(data)
         self._st = _Staged(limit)
         self._accept = accept
+        self._live = live
 
     def _idx(self, idx):
         if idx != 0:
@@ -174,11 +177,12 @@ class BlobObject:
             store.write(self.path, blob)
         except (OSError, ValueError):
             raise F.LinkError(F.E_INTERNAL) from None
-        self.data = blob
-        self._crc = crc32(blob)
+        if not self._live:
+            self.data = blob
         self._h.refused = ""
         if after is not None:
             after()
+        self._crc = crc32(self.data)
 
 
 class LogFiles:
@@ -320,6 +324,7 @@ class Host:
         seats=SEATS,
         rules_file="ruleset.bin",
         enroll_file="enroll.bin",
+        enroll_map=None,
     ):
         from table.xfer import Transfers
 
@@ -341,14 +346,17 @@ class Host:
         self.dropped = 0
         self._events = []
         self.rules = rules if rules is not None else self._load_rules()
-        st, emap = store.load(root + "/" + enroll_file)
-        if st != store.OK or len(emap) != ENROLL_LEN:
-            emap = bytes(ENROLL_LEN)
+        live = enroll_map is not None and on_enroll is not None
+        emap = enroll_map if live else None
+        if emap is None:
+            st, emap = store.load(root + "/" + enroll_file)
+            if st != store.OK or len(emap) != ENROLL_LEN:
+                emap = bytes(ENROLL_LEN)
         self.rules_obj = BlobObject(
             self, self.rules_path, self.rules.to_blob(), RULES_MAX, self._accept_rules
         )
         self.enroll_obj = BlobObject(
-            self, root + "/" + enroll_file, emap, ENROLL_LEN, self._accept_enroll
+            self, root + "/" + enroll_file, emap, ENROLL_LEN, self._accept_enroll, live
         )
         self.log_files = LogFiles(logs, current_log)
         xfer = Transfers(
@@ -578,6 +586,8 @@ def install(link, logs, **kw):
       rules       the active sichuan Ruleset (else root/ruleset, else xuezhan)
       on_rules    fn(rs): a new ruleset is on flash; use it from the next hand
       on_enroll   fn(blob): a new enrolment map (864 bytes) is on flash
+      enroll_map  the table's own map (its Enrollment's uids), which on_enroll
+                  updates in place: served as it is, not read again from flash
       on_match    fn(op, args): MATCH_START / MATCH_END; raise frame.LinkError
                   (e.g. E_BUSY) to refuse
       busy        fn() -> True while a hand is in play (pushes wait: E_BUSY)

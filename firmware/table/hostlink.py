@@ -80,7 +80,8 @@ class HostLink:
         self.host = hostcmds.install(
             self.link, logs, root=root, rules=ctl.rs, on_rules=self._on_rules,
             on_enroll=self._on_enroll, on_match=self._on_match, busy=self.busy,
-            current_log=self.current_log, table_id=table_id)
+            current_log=self.current_log, table_id=table_id,
+            enroll_map=ctl.scanner.enroll.uids)
         ctl.logs = LiveLogs(logs, self.host)
 
     def _save_key(self, key):

@@ -21,7 +21,7 @@ TID = b"TESTTBL1"
 
 
 class Rig:
-    def __init__(self, key=KEY, busy=False):
+    def __init__(self, key=KEY, busy=False, enroll=None):
         self.dir = scratch("hostcmds")
         self.logs = LogStore(self.dir + "/logs")
         self.inq = bytearray()
@@ -35,7 +35,9 @@ class Rig:
         self.host = HC.install(
             self.link, self.logs, root=self.dir, busy=lambda: self.is_busy,
             current_log=lambda: self.current, on_rules=self.rules_seen.append,
-            on_match=lambda op, a: self.matches.append(op), table_id=TID)
+            on_match=lambda op, a: self.matches.append(op), table_id=TID,
+            on_enroll=enroll.load_blob if enroll else None,
+            enroll_map=enroll.uids if enroll else None)
         self.hello()
 
     def close(self):
@@ -257,6 +259,30 @@ def test_enrolment_map_checked_for_duplicates():
         dup[50 * 8 : 51 * 8] = m[7 * 8 : 8 * 8]
         assert _status(t.put(F.OBJ_ENROLL, bytes(dup))) == (F.E_CHECK, 50)
         assert _status(t.put(F.OBJ_ENROLL, bytes(100))) == (F.E_LEN, HC.ENROLL_LEN)
+        assert store.load(t.dir + "/enroll.bin")[1] == bytes(m)
+    finally:
+        t.close()
+
+
+def test_a_live_enrolment_map_is_served_and_updated_in_place():
+    from table.enroll import Enrollment
+
+    m = bytearray(HC.ENROLL_LEN)
+    for tile in range(108):
+        m[tile * 8] = tile + 1
+        m[tile * 8 + 7] = 0xE0
+    en = Enrollment()
+    en.load_blob(bytes(m))
+    t = Rig(enroll=en)
+    try:
+        assert t.host.enroll_obj.data is en.uids  # held once: the table's own bytes
+        total, crc, data = t.get(F.OBJ_ENROLL, 0)
+        assert (total, crc, data) == (HC.ENROLL_LEN, crc32(bytes(m)), bytes(m))
+        m[3 * 8 + 1] = 0x77  # tile 3 gets a new tag
+        assert t.put(F.OBJ_ENROLL, bytes(m))[0] == 0
+        assert t.host.enroll_obj.data is en.uids and bytes(en.uids) == bytes(m)
+        assert en.lookup(m, 3 * 8) == 3
+        assert t.get(F.OBJ_ENROLL, 0)[1:] == (crc32(bytes(m)), bytes(m))
         assert store.load(t.dir + "/enroll.bin")[1] == bytes(m)
     finally:
         t.close()
