@@ -145,15 +145,22 @@ def test_make_uses_the_table():
     assert made == sorted(named.values())
 
 
-def test_pico_board_runs_on_the_chip_simulators():
+def sim_board():
+    """(chip simulators, the pico board made on them), every chip up."""
     from boards.chipsim.machine_sim import SimMachine, SimTable
-    from drivers.buttons import GANG, SHORT, event
 
     table = SimTable(pico)
     board = pico.make(SimMachine(table), table)
     for r in board.readers:
         r.settle_us = r.switch_us = 0
     assert board.init() == []
+    return table, board
+
+
+def test_pico_board_runs_on_the_chip_simulators():
+    from drivers.buttons import GANG, SHORT, event
+
+    table, board = sim_board()
     # seat 2's rack and tray
     rack = [bytes((i, 2, 0, 0, 0, 1, 4, 0xE0)) for i in range(13)]
     tray = [bytes((0x80 + i, 2, 0, 0, 0, 1, 4, 0xE0)) for i in range(3)]
@@ -201,15 +208,10 @@ def test_dead_seat_reported_not_fatal():
 
 
 def test_the_key_button_is_seat_0s_guo_held_at_boot():
-    from boards.chipsim.machine_sim import SimMachine, SimTable
     from drivers.buttons import GUO, HU
     from table.hostlink import key_button
 
-    table = SimTable(pico)
-    board = pico.make(SimMachine(table), table)
-    for r in board.readers:
-        r.settle_us = r.switch_us = 0
-    assert board.init() == []
+    table, board = sim_board()
     assert not key_button(board)
     table.press(1, GUO)  # another seat's 过
     table.press(0, HU)
