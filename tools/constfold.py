@@ -13,8 +13,12 @@ points at the source line.
     fold({"sichuan/game.py": source, ...}) -> {path: folded source}
 
 It refuses (FoldError, naming file and line) what it cannot prove right: a
-constant's name bound again anywhere, an alias that names two modules, or a
-use through something that is not an import of the defining module.
+constant's name bound again anywhere, a module alias bound again or naming
+two modules, and `import pkg.mod` of a firmware module without `as` (its
+uses, `pkg.mod.NAME`, would not be seen). A constant read through anything
+else (a module kept in an attribute, say) is not seen either and fails on
+the board as an AttributeError: the firmware does not do that, and the
+virtual-table tests run the folded build.
 """
 
 import ast
@@ -99,6 +103,9 @@ class _Module:
                 for a in node.names:
                     if a.asname:
                         self._alias(a.asname, a.name, node)
+                    elif a.name in modules and "." in a.name:
+                        raise FoldError("%s: import %s: write `from %s import %s`" % (
+                            self.where(node), a.name, *a.name.rsplit(".", 1)))
             elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
                 if id(node) not in definitions:
                     self.bound.add(node.id)

@@ -76,6 +76,13 @@ def test_refuses_one_alias_for_two_modules():
         constfold.fold(src)
 
 
+def test_refuses_a_dotted_import_whose_uses_it_would_not_see():
+    src = dict(PKG)
+    src["pkg/c.py"] = "import pkg.a\ndef h():\n    return pkg.a.X\n"
+    with pytest.raises(constfold.FoldError, match="import pkg.a: write `from pkg import a`"):
+        constfold.fold(src)
+
+
 def test_the_firmware_folds_keeping_its_lines_and_no_public_constant():
     fw = build_firmware._sources(os.path.join(ROOT, "firmware"))
     out = constfold.fold(fw)
