@@ -81,8 +81,6 @@ class Stats:
 
 
 async def scan_task(ctl, clock, wdt, sim, stats):
-    import time
-
     while True:
         if sim is not None:
             sim.report(ctl)

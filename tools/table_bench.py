@@ -235,7 +235,8 @@ def table(f):
         "",
         "heap (-X heapsize=%d): live peak %s B with the host link's task, as the board runs"
         " (%s fits 96 KB, %s peak under 64 KB); %d B without it (make demo)"
-        % (f["table_heap_size_bytes"], f["table_heap_live_peak_with_link_bytes"],
+        % (f["table_heap_size_bytes"],
+           f["table_heap_live_peak_with_link_bytes"] or "not measured (--quick)",
            ok("heap_fits_96k"), ok("peak_under_64k"), f["table_heap_live_peak_bytes"]),
         "  of the latter, modules (dictionaries, functions, names) %d B, the board (drivers on"
         " the bus stand-ins) %d B, the rest %d B"

@@ -159,11 +159,10 @@ PH_ROB = const(6)       # a 补杠 awaits 抢杠胡/过
 PH_END = const(7)
 
 
-
 def claim_open(ph):
     """True if phase ph is a claim window: a discard's (胡/碰/杠) or a 补杠's
-    (抢杠胡). Comparisons, not `ph in (...)`: another module's caller would
-    build that tuple at every call, as it cannot fold these names."""
+    (抢杠胡). The one statement of it for the controller and the host; this
+    module's own hot paths test the phases inline."""
     return ph == PH_CLAIM or ph == PH_ROB
 
 

@@ -60,10 +60,10 @@ _WRAP = const(0x3FFFFFFF)
 # Bytes kept free between hands for the next hand's log file: opening a file
 # on LittleFS takes one block of about 1.2 KB (its cache is 4 x progsize
 # 256), which a fragmented heap may not have when the hand starts. The room
-# is that block's size on the unix port (1,200 B: the cache and the file's
-# struct), not more: a larger room would not fit the hole the file leaves
-# (docs/decisions.md). The open's other allocation (the path within the
-# mount, 80 B) goes anywhere.
+# is that block's size on the unix port (1,200 B, as a failed open reports
+# it), not the open's whole heap use (1,280 B measured around it, the rest
+# in smaller allocations that go anywhere): a larger room would not fit the
+# hole the file leaves (docs/decisions.md).
 _FILE_ROOM = const(1200)
 # The hand log's buffer as made at boot; a hand logs about 540 B (make demo:
 # 909 actions in 8 hands, 4.6 B each), a longer one grows it.

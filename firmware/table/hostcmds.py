@@ -347,8 +347,9 @@ class Host:
         self._events = []
         self.rules = rules if rules is not None else self._load_rules()
         live = enroll_map is not None and on_enroll is not None
-        emap = enroll_map if live else None
-        if emap is None:
+        if live:
+            emap = enroll_map
+        else:
             st, emap = store.load(root + "/" + enroll_file)
             if st != store.OK or len(emap) != ENROLL_LEN:
                 emap = bytes(ENROLL_LEN)
