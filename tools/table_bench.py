@@ -36,6 +36,7 @@ import build_firmware  # noqa: E402
 import virtual_table as V  # noqa: E402
 
 SIM_ONLY = ("boards/sim.mpy", "boards/chipsim")
+BOARD_FW = os.path.join(ROOT, "build", "firmware")  # the armv6m build: the board's .mpy sizes
 
 
 def mpy_sizes(build):
@@ -164,7 +165,8 @@ def table_figures(heap=V.HEAP, seed=2026, build=True, hands=None, link=True):
     """dict of the figures (see the module docstring); raises RuntimeError if
     the match did not run through. hands: fewer than the match's 8 (--quick)."""
     if build:
-        build_firmware.build(os.path.join(ROOT, "firmware"), V.FW)
+        V.build_fw()
+        build_firmware.build(os.path.join(ROOT, "firmware"), BOARD_FW)
     vt = V.VirtualTable("xuezhan", seed, hands=hands)
     res = V.run(vt, heap=heap)
     st = parse_stats(res["stdout"])
@@ -172,7 +174,7 @@ def table_figures(heap=V.HEAP, seed=2026, build=True, hands=None, link=True):
     if v is not None or st is None:
         raise RuntimeError("table match failed: %s %r %r %r %r" % (
             v, res["mismatch"], res["stuck"], res["error"], (res["stdout"] or "")[-300:]))
-    board, sim = mpy_sizes(V.FW)
+    board, sim = mpy_sizes(BOARD_FW)
     cyc = max(1, st["cycles"])
     # the scan's time includes waiting for the simulated chips in the table's
     # process (one round trip per SPI read): taken off, as the bus time of a

@@ -20,7 +20,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
-import build_firmware  # noqa: E402
 import virtual_table as V  # noqa: E402
 
 # Its one seeded match plays through in 114K (docs/table.md); 14 KB of room.
@@ -90,7 +89,7 @@ def main(argv):
     ap.add_argument("--heap", default=DEMO_HEAP)
     ap.add_argument("--quiet", action="store_true", help="no live displays")
     a = ap.parse_args(argv)
-    build_firmware.build(os.path.join(ROOT, "firmware"), V.FW)
+    V.build_fw()
     vt = V.VirtualTable("xuezhan", a.seed)
     live = not a.quiet
     last = [0.0, None]

@@ -10,7 +10,9 @@ so it holds only what the board would hold.
                                   [--dup 0.02] [--unknown 0.02] [--preset xuezhan]
 
 runs one match against the firmware on the MicroPython unix port (built
-into build/firmware by `make firmware`) and prints the final scores.
+for this machine's port into build/firmware-unix by `build_fw()`: the
+board's build in build/firmware holds armv6m viper code) and prints the
+final scores.
 
 The table keeps the truth: its own copy of the engine (sichuan.game, the
 same code the firmware runs) to which each bot move is applied as it is
@@ -39,7 +41,9 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
 
+import build_firmware  # noqa: E402
 import sichuan  # noqa: E402,F401  (const shim)
 from boards import pico  # noqa: E402
 from boards.chipsim.ht16k33_sim import HT16K33Sim  # noqa: E402
@@ -65,12 +69,22 @@ MP = os.path.join(ROOT, ".venv", "bin", "micropython")
 # does not hold it yet (docs/table.md, `make bench`). The tests keep room:
 # the variants and fault runs are not measured at the floor.
 HEAP = "256K"
-FW = os.path.join(ROOT, "build", "firmware")
+FW = os.path.join(ROOT, "build", "firmware-unix")
 S_PLAY, S_END, S_DONE = 1, 2, 4
 KEY_HU, KEY_PENG, KEY_GANG, KEY_GUO, KEY_WAN = 0, 1, 2, 3, 4
 LONG_FRAMES = 20  # a long press (drivers.buttons long_ms 800) at 50 ms frames
 ALERT_TWO, ALERT_TAG = 4, 3
 
+
+
+def build_fw(dst=FW):
+    """firmware/ compiled (constants folded, main.py as source) for this
+    machine's MicroPython unix port into dst: the board's build differs only
+    in the viper functions' machine code (armv6m)."""
+    arch = build_firmware.native_arch(MP)
+    if arch is None:
+        sys.exit("cannot tell the MicroPython unix port's architecture (%s)" % MP)
+    build_firmware.build(os.path.join(ROOT, "firmware"), dst, arch=arch)
 
 def tile_uid(seed, t):
     """Tile t's tag UID on the table with this seed (ICODE-like, LSB first)."""

@@ -17,4 +17,8 @@ except ImportError:  # CPython: give `from micropython import const` its meaning
         def const(x):
             return x
 
+        @staticmethod
+        def viper(f):  # viper code runs as plain Python (ptr8: the bytearray)
+            return f
+
     sys.modules["micropython"] = _MicroPython  # type: ignore[assignment]

@@ -12,6 +12,9 @@ are triplets. The pair's rank p is fixed mod 3 by sum(rank*count) = 2p mod 3.
 Nothing here allocates.
 """
 
+import sys
+
+import micropython
 
 # The greedy groups check as a table of steps. At each rank the tiles left
 # after the runs started at the two ranks below, mod 3, start that many runs
@@ -22,36 +25,69 @@ Nothing here allocates.
 # at a rank holding x tiles (0..7) is _STEP[s + x]. Ranks 8 and 9 start no
 # run, so groups end in state 0. A tuple, not bytes: CPython indexes a tuple
 # in a specialised step (waits 7% fewer instructions); 80 entries. Built (and
-# checked) by tests/core/test_shape.py.
+# checked) by tests/core/test_shape.py. CPython's _groups; MicroPython's is viper.
 _STEP = (0, 24, 48, 0, 24, 48, 0, 24, 72, 0, 24, 48, 0, 24, 48, 0, 72, 72, 0, 24, 48, 0, 24, 48,
          72, 8, 32, 56, 8, 32, 56, 8, 72, 72, 8, 32, 56, 8, 32, 56, 72, 72, 72, 8, 32, 56, 8, 32,
          72, 72, 16, 40, 64, 16, 40, 64, 72, 72, 72, 16, 40, 64, 16, 40, 72, 72, 72, 72, 16, 40,
          64, 16, 72, 72, 72, 72, 72, 72, 72, 72)
 
 
-def _groups(c, o):
-    """True if suit at offset o (faces o..o+8) splits into groups only.
+if sys.implementation.name == "micropython":
 
-    Counts 0..7 (a wild hand may try a fifth copy). Unrolled, with two early
-    exits: a loop's overhead was a third of its time on both interpreters,
-    and a table step costs about half the arithmetic one (x - r1 - r2, % 3,
-    a sign test).
-    """
-    t = _STEP
-    s = t[c[o]]
-    s = t[s + c[o + 1]]
-    s = t[s + c[o + 2]]
-    if s == 72:
-        return False
-    s = t[s + c[o + 3]]
-    s = t[s + c[o + 4]]
-    s = t[s + c[o + 5]]
-    if s == 72:
-        return False
-    s = t[s + c[o + 6]]
-    s = t[s + c[o + 7]]
-    s = t[s + c[o + 8]]
-    return s == 0
+    @micropython.viper
+    def _groups(c, o: int) -> bool:
+        """True if suit at offset o (faces o..o+8) splits into groups only.
+
+        The greedy pass as machine code (viper): a rank's tiles left after the
+        runs it continues, mod 3, start runs, none at ranks 8 and 9. It made a
+        waits call 1.4 times faster than the table below, and wild's loops
+        over it twice as fast, for 390 B of armv6m code (docs/decisions.md).
+        """
+        p = ptr8(c)  # viper: the bytearray's bytes
+        r1 = 0
+        r2 = 0
+        for i in range(o, o + 9):
+            x = p[i] - r1 - r2
+            if x < 0:
+                return False
+            while x >= 3:
+                x -= 3
+            if x and i > o + 6:
+                return False
+            r2 = r1
+            r1 = x
+        return True
+
+else:
+
+    def ptr8(b):
+        """CPython runs the viper functions as Python: a bytearray is its bytes."""
+        return b
+
+    def _groups(c, o: int) -> bool:
+        """True if suit at offset o (faces o..o+8) splits into groups only.
+
+        Counts 0..7 (a wild hand may try a fifth copy). Unrolled, with two
+        early exits: a loop's overhead was a third of its time on CPython,
+        and a table step costs about half the arithmetic one (x - r1 - r2,
+        % 3, a sign test). tests/core/test_shape.py checks both versions
+        against a plain recursion, each on its interpreter.
+        """
+        t = _STEP
+        s = t[c[o]]
+        s = t[s + c[o + 1]]
+        s = t[s + c[o + 2]]
+        if s == 72:
+            return False
+        s = t[s + c[o + 3]]
+        s = t[s + c[o + 4]]
+        s = t[s + c[o + 5]]
+        if s == 72:
+            return False
+        s = t[s + c[o + 6]]
+        s = t[s + c[o + 7]]
+        s = t[s + c[o + 8]]
+        return s == 0
 
 
 def _pair_groups(c, o):
@@ -116,33 +152,37 @@ def is_win(counts, void=-1):
     return is_standard(counts, void) or is_qidui(counts)
 
 
-def _rank_sum(c, o):
+@micropython.viper
+def _rank_sum(c, o: int) -> int:
     """A number congruent mod 3 to sum(rank index * count) over the suit at o,
     all the pair and wait ranks need: groups alone make it 0 mod 3. Ranks
     1, 4, 7 count 0 times, 2, 5, 8 once, 3, 6, 9 twice (fewer products)."""
-    return c[o + 1] + c[o + 4] + c[o + 7] + 2 * (c[o + 2] + c[o + 5] + c[o + 8])
+    p = ptr8(c)
+    return p[o + 1] + p[o + 4] + p[o + 7] + 2 * (p[o + 2] + p[o + 5] + p[o + 8])
 
 
-def _group_waits(c, o, s):
+@micropython.viper
+def _group_waits(c, o: int, s: int) -> int:
     """Bitmask of faces that make the suit at o (3k+2 tiles) groups only.
 
-    s: the suit's rank sum (only s mod 3 counts; see _rank_sum). The rank
-    sum of groups is 0 mod 3, so the drawn rank is -s mod 3: three
+    s: the suit's rank sum, >= 0 (only s mod 3 counts; see _rank_sum). The
+    rank sum of groups is 0 mod 3, so the drawn rank is -s mod 3: three
     candidates, each checked by one _groups. A drawn tile with nothing at its
     face or beside it joins no group (one copy, no run), so it costs no
-    _groups: a third of the candidates on play-like hands. (f - 1 or f + 1
-    across a suit edge reads another suit: that only lets a hopeless
-    candidate through.) The four-copy rule is waits_mask's, on the result.
+    _groups: a third of the candidates on play-like hands. The four-copy
+    rule is waits_mask's, on the result. Viper on MicroPython, as _groups.
     """
-    f = o + (-s) % 3
+    p = ptr8(c)
+    g = _groups
+    f = o + 2 - (s + 2) % 3  # o + (-s mod 3), with no negative operand
     end = o + 9
     mask = 0
     while f < end:
-        if c[f] or c[f - 1] or (f < 26 and c[f + 1]):
-            c[f] += 1
-            if _groups(c, o):
+        if p[f] or (f > o and p[f - 1]) or (f < end - 1 and p[f + 1]):
+            p[f] += 1
+            if g(c, o):
                 mask |= 1 << f
-            c[f] -= 1
+            p[f] -= 1
         f += 3
     return mask
 

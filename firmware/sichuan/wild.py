@@ -44,8 +44,17 @@ of its suit can only join wilds, so one answer covers all of them. Without
 wild copies the plain shape.waits_mask answers. A drawn wild wins when any
 face does.
 Nothing allocates; the recursion is at most nine deep.
+
+On MicroPython `_two` and `_pw2`, the loops that ask shape's groups check
+most often, are viper code (machine code from the same source; CPython runs
+them as Python with `ptr8` the bytearray itself), like shape's `_groups`,
+`_rank_sum` and `_group_waits`: the waits with one or two wilds became 2.2
+and 2.6 times faster for 2.5 KB more .mpy (docs/decisions.md).
 """
 
+import sys
+
+import micropython
 from micropython import const
 
 from . import fan, shape
@@ -59,6 +68,10 @@ from .shape import (
     _rank_sum,
     _suit_size,
 )
+
+if sys.implementation.name != "micropython":
+    from .shape import ptr8
+
 
 _INF = const(99)
 # Per suit t of the hand asked last: _cst[t] fewest wilds for groups, _cst[t + 3]
@@ -134,70 +147,79 @@ def _fits(c, o, n, pair, b):
     return _pw2(c, o, 1) if pair else _two(c, o, 1, 0)
 
 
-def _two(c, o, stop, seed):
+@micropython.viper
+def _two(c, o: int, stop: int, seed: int) -> int:
     """Ranks (bits) of two added tiles that together make the suit at o groups.
     Either both join one real tile z (c - z is groups, z = rank sum mod 3: any
     ranks z-2..z+2 complete it), or each completes a held partial (a pair, or
     two tiles one or two ranks apart); their rank sum is fixed mod 3.
     stop: return at the first pair found. seed: ranks found already (pairs of
-    them are not asked; returned with the answer)."""
-    s = _rank_sum(c, o)
+    them are not asked; returned with the answer). Viper on MicroPython (see
+    the module notes); sums stay non-negative, as viper's % is C's."""
+    p = ptr8(c)
+    g = _groups
+    s = p[o + 1] + p[o + 4] + p[o + 7] + 2 * (p[o + 2] + p[o + 5] + p[o + 8])
     m = 0
     z = s % 3
     while z < 9:
-        if c[o + z]:
-            c[o + z] -= 1
-            if _groups(c, o):
+        if p[o + z]:
+            p[o + z] -= 1
+            if g(c, o):
                 m |= (31 << z >> 2) & 511
-            c[o + z] += 1
+            p[o + z] += 1
         z += 3
-    _cst[9] = 1 if m else 0  # c + z is the pair and groups: pair waits exist
+    ptr8(_cst)[9] = 1 if m else 0  # c + z is the pair and groups: pair waits exist
     if m and stop:
         return m
     m |= seed  # ranks found already: pairs of them are not asked
-    x = _occ(c, o)
-    y = x & x >> 1
-    k = (x >> 9 | y << 2 | y >> 1 | (x & x >> 2) << 1) & 511  # completions of partials
-    if not k & ~m:
+    x = 0  # ranks held (bits 0..8) and held twice (bits 9..17)
+    for i in range(9):
+        if p[o + i]:
+            x |= (513 if p[o + i] > 1 else 1) << i
+    y = x & (x >> 1)
+    k = ((x >> 9) | (y << 2) | (y >> 1) | ((x & (x >> 2)) << 1)) & 511  # completions
+    if not k & (m ^ 511):
         return m  # both added tiles would be found already
-    t = (-s) % 3
+    t = 3 - s % 3
     f = 0
     while k >> f:
-        if k >> f & 1:
-            c[o + f] += 1
-            g = f + (t - 2 * f) % 3  # f + g = -s mod 3, g >= f
-            while g < 9:
-                if k >> g & 1 and not m >> f & m >> g & 1:
-                    c[o + g] += 1
-                    if _groups(c, o):
-                        m |= 1 << f | 1 << g
-                    c[o + g] -= 1
-                g += 3
-            c[o + f] -= 1
+        if (k >> f) & 1:
+            p[o + f] += 1
+            h = f + (t + 18 - 2 * f) % 3  # f + h = -s mod 3, h >= f
+            while h < 9:
+                if (k >> h) & 1 and not ((m >> f) & (m >> h) & 1):
+                    p[o + h] += 1
+                    if g(c, o):
+                        m |= (1 << f) | (1 << h)
+                    p[o + h] -= 1
+                h += 3
+            p[o + f] -= 1
             if m and stop:
                 break
         f += 1
     return m
 
 
-def _pw2(c, o, stop):
+@micropython.viper
+def _pw2(c, o: int, stop: int) -> int:
     """Ranks r such that the suit at o plus rank r and one wild is groups and a
-    pair holding a real tile p: with an added one (the other added joins
-    groups), or two real ones (both added join groups)."""
-    s = _rank_sum(c, o)
+    pair holding a real tile q: with an added one (the other added joins
+    groups), or two real ones (both added join groups). Viper, as _two."""
+    p = ptr8(c)
+    s = p[o + 1] + p[o + 4] + p[o + 7] + 2 * (p[o + 2] + p[o + 5] + p[o + 8])
     m = 0
-    for p in range(9):
-        x = c[o + p]
+    for q in range(9):
+        x = p[o + q]
         if x and not (m and stop):
-            if x > 1:  # c - p + r groups means c - 2p + p + r is: _two finds it
-                c[o + p] = x - 2
-                m |= _two(c, o, stop, m)
+            if x > 1:  # c - q + r groups means c - 2q + q + r is: _two finds it
+                p[o + q] = x - 2
+                m |= int(_two(c, o, stop, m))
             else:
-                c[o + p] = 0
-                k = _group_waits(c, o, s - p) >> o
+                p[o + q] = 0
+                k = int(_group_waits(c, o, s + 9 - q)) >> o
                 if k:
-                    m |= k | 1 << p
-            c[o + p] = x
+                    m |= k | (1 << q)
+            p[o + q] = x
     return m
 
 
@@ -488,7 +510,7 @@ def _near(c, o, pair, b, m):
     while k:
         if k & 1:
             c[o + r] += 1
-            v = _fits(c, o, n, pair, b)
+            v = (_pw2(c, o, 1) if pair else _two(c, o, 1, 0)) if b == 2 else _fits(c, o, n, pair, b)
             if v:  # what r's wilds stand for fits with r as a wild too
                 m |= (v | 1 << r) & 511
                 k &= ~v >> r

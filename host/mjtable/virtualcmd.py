@@ -27,7 +27,6 @@ import os
 import random
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -36,9 +35,6 @@ import tty
 from . import BadInput, findport
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# the native emitter's architecture names, by sys.implementation._mpy >> 10
-_ARCHS = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp",
-          "armv7emdp", "xtensa", "xtensawin", "rv32imc", "rv64imc")
 
 
 def add_parsers(sub):
@@ -64,19 +60,6 @@ def micropython() -> str:
     return here if os.path.exists(here) else "micropython"
 
 
-def native_arch(mp: str) -> str:
-    """mpy-cross's -march name for the unix port `mp` runs on."""
-    r = subprocess.run([mp, "-c", "import sys; print(sys.implementation._mpy >> 10 & 15)"],
-                       capture_output=True, text=True)
-    try:
-        arch = _ARCHS[int(r.stdout.strip())]
-    except (ValueError, IndexError):
-        arch = None
-    if arch is None:
-        raise BadInput("cannot tell the MicroPython unix port's architecture")
-    return arch
-
-
 def build_firmware(dst: str, mp: str) -> None:
     """firmware/ compiled for this machine's unix port into dst, main.py too
     (viper code is native code: the board's armv6m build does not load here)."""
@@ -85,8 +68,11 @@ def build_firmware(dst: str, mp: str) -> None:
         sys.path.insert(0, tools)
     import build_firmware as B
 
+    arch = B.native_arch(mp)
+    if arch is None:
+        raise BadInput("cannot tell the MicroPython unix port's architecture")
     try:
-        B.build(os.path.join(ROOT, "firmware"), dst, arch=native_arch(mp), as_source=())
+        B.build(os.path.join(ROOT, "firmware"), dst, arch=arch, as_source=())
     except SystemExit as e:  # build() exits naming the file mpy-cross refused
         raise BadInput(str(e.code)) from None
 

@@ -18,7 +18,6 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
-import build_firmware  # noqa: E402
 import forked  # noqa: E402
 import virtual_table as V  # noqa: E402
 from sichuan import fan  # noqa: E402
@@ -31,7 +30,7 @@ HEAP = V.HEAP  # tools/virtual_table.py says why not 96K yet
 def firmware():
     if not os.path.exists(V.MP):
         pytest.skip("no MicroPython unix port in .venv")
-    build_firmware.build(os.path.join(ROOT, "firmware"), V.FW)
+    V.build_fw()
 
 
 def play(vt, **kw):

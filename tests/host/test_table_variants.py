@@ -15,7 +15,6 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
-import build_firmware  # noqa: E402
 import virtual_table as V  # noqa: E402
 from drivers import buttons as B  # noqa: E402
 from sichuan import game as G  # noqa: E402
@@ -43,7 +42,7 @@ def inproc(preset, seed, hands=1):
 def firmware(preset, seed, hands=1):
     if not os.path.exists(V.MP):
         pytest.skip("no MicroPython unix port in .venv")
-    build_firmware.build(os.path.join(ROOT, "firmware"), V.FW)
+    V.build_fw()
     vt = V.VirtualTable(preset, seed, hands=hands)
     r = V.run(vt, heap=V.HEAP, preset=preset)
     assert r["error"] is None, (r["error"], r["stderr"][-2000:])
