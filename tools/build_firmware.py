@@ -2,9 +2,11 @@
 
     python tools/build_firmware.py firmware build/firmware
 
-Every .py becomes a .mpy (bytecode for the RP2040's Cortex-M0+, armv6m),
-except main.py and boot.py, which the board runs as source and are copied
-(main.py only imports app, so compiling it at boot costs next to nothing).
+Every .py becomes a .mpy (bytecode, and machine code for the viper
+functions, for the RP2040's Cortex-M0+, armv6m; `native_arch` names this
+machine's unix port's for builds that run here), except main.py and boot.py,
+which the board runs as source and are copied (main.py only imports app, so
+compiling it at boot costs next to nothing).
 First the public constants are folded into the code that uses them
 (tools/constfold.py): the board keeps no name for them. Exits non-zero,
 naming the file, if any file fails to fold or to compile.

@@ -2,8 +2,9 @@
 table_figures()).
 
 One full 8-hand xuezhan match by bots on the virtual table, the firmware on
-the MicroPython unix port from build/firmware (.mpy in a ROMFS image, run in
-place: tools/mprun.py), gives:
+the MicroPython unix port from build/firmware-unix (the firmware compiled
+for this port's viper code; .mpy in a ROMFS image, run in place:
+tools/mprun.py), gives:
 - heap: the largest live heap (gc.mem_alloc() after a collection, sampled
   every 32 scan cycles and at the end) in the given -X heapsize, and that of
   the same match with the host link's task running (idle, on a pty no host
