@@ -8,10 +8,13 @@ machine's unix port's for builds that run here), except main.py and boot.py,
 which the board runs as source and are copied (main.py only imports app, so
 compiling it at boot costs next to nothing).
 First the public constants are folded into the code that uses them
-(tools/constfold.py): the board keeps no name for them. Exits non-zero,
-naming the file, if any file fails to fold or to compile.
+(tools/constfold.py): the board keeps no name for them. Code only CPython
+runs (`if sys.implementation.name != "micropython":`) is left out
+(`board_only`). Exits non-zero, naming the file, if any file fails to fold
+or to compile.
 """
 
+import ast
 import os
 import shutil
 import subprocess
@@ -44,6 +47,37 @@ def native_arch(mp):
         return None
 
 
+def _micropython_test(node):
+    """True for `sys.implementation.name == "micropython"`, False for `!=`,
+    None for any other test."""
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1
+            and isinstance(node.comparators[0], ast.Constant)
+            and node.comparators[0].value == "micropython"
+            and ast.unparse(node.left) == "sys.implementation.name"):
+        return None
+    return {ast.Eq: True, ast.NotEq: False}.get(type(node.ops[0]))
+
+
+def board_only(text):
+    """text with the CPython branch of each top-level `if
+    sys.implementation.name == (or !=) "micropython":` emptied: its first
+    line becomes `pass`, the rest blank, so line numbers stay. The board
+    runs MicroPython; the other branch (shape's step table, say) would only
+    cost .mpy bytes there."""
+    lines = text.split("\n")
+    for node in ast.parse(text).body:
+        micro = _micropython_test(node.test) if isinstance(node, ast.If) else None
+        dead = None if micro is None else (node.orelse if micro else node.body)
+        if not dead:
+            continue
+        first = min([dead[0].lineno] + [d.lineno for d in getattr(dead[0], "decorator_list", ())])
+        indent = lines[first - 1][:len(lines[first - 1]) - len(lines[first - 1].lstrip())]
+        lines[first - 1] = indent + "pass"
+        for i in range(first, dead[-1].end_lineno):
+            lines[i] = ""
+    return "\n".join(lines)
+
+
 def _sources(src):
     """{relative path: text} of every .py under src."""
     out = {}
@@ -64,6 +98,7 @@ def build(src, dst, arch="armv6m", as_source=AS_SOURCE):
         folded = constfold.fold(_sources(src))
     except (constfold.FoldError, SyntaxError) as e:
         sys.exit("constant folding failed: %s" % e)
+    folded = {rel: board_only(text) for rel, text in folded.items()}
     sizes = {}
     failed = []
     with tempfile.TemporaryDirectory() as stage:

@@ -16,22 +16,6 @@ import sys
 
 import micropython
 
-# The greedy groups check as a table of steps. At each rank the tiles left
-# after the runs started at the two ranks below, mod 3, start that many runs
-# (three equal runs are three triplets, the rest are triplets), and it fails
-# if fewer tiles are left than those runs need. Its state is the runs started
-# at the previous rank and the one before, r1 and r2, stored as 8 * (3*r1 + r2)
-# (9 states, 72 the failed state that stays failed), so one step from state s
-# at a rank holding x tiles (0..7) is _STEP[s + x]. Ranks 8 and 9 start no
-# run, so groups end in state 0. A tuple, not bytes: CPython indexes a tuple
-# in a specialised step (waits 7% fewer instructions); 80 entries. Built (and
-# checked) by tests/core/test_shape.py. CPython's _groups; MicroPython's is viper.
-_STEP = (0, 24, 48, 0, 24, 48, 0, 24, 72, 0, 24, 48, 0, 24, 48, 0, 72, 72, 0, 24, 48, 0, 24, 48,
-         72, 8, 32, 56, 8, 32, 56, 8, 72, 72, 8, 32, 56, 8, 32, 56, 72, 72, 72, 8, 32, 56, 8, 32,
-         72, 72, 16, 40, 64, 16, 40, 64, 72, 72, 72, 16, 40, 64, 16, 40, 72, 72, 72, 72, 16, 40,
-         64, 16, 72, 72, 72, 72, 72, 72, 72, 72)
-
-
 if sys.implementation.name == "micropython":
 
     @micropython.viper
@@ -59,6 +43,21 @@ if sys.implementation.name == "micropython":
         return True
 
 else:
+    # The greedy groups check as a table of steps. At each rank the tiles left
+    # after the runs started at the two ranks below, mod 3, start that many runs
+    # (three equal runs are three triplets, the rest are triplets), and it fails
+    # if fewer tiles are left than those runs need. Its state is the runs started
+    # at the previous rank and the one before, r1 and r2, stored as 8 * (3*r1 + r2)
+    # (9 states, 72 the failed state that stays failed), so one step from state s
+    # at a rank holding x tiles (0..7) is _STEP[s + x]. Ranks 8 and 9 start no
+    # run, so groups end in state 0. A tuple, not bytes: CPython indexes a tuple
+    # in a specialised step (waits 7% fewer instructions); 80 entries. Built (and
+    # checked) by tests/core/test_shape.py. CPython's only: MicroPython's _groups
+    # is viper code, and the board's build leaves this branch out.
+    _STEP = (0, 24, 48, 0, 24, 48, 0, 24, 72, 0, 24, 48, 0, 24, 48, 0, 72, 72, 0, 24,
+             48, 0, 24, 48, 72, 8, 32, 56, 8, 32, 56, 8, 72, 72, 8, 32, 56, 8, 32, 56,
+             72, 72, 72, 8, 32, 56, 8, 32, 72, 72, 16, 40, 64, 16, 40, 64, 72, 72, 72, 16,
+             40, 64, 16, 40, 72, 72, 72, 72, 16, 40, 64, 16, 72, 72, 72, 72, 72, 72, 72, 72)
 
     def ptr8(b):
         """CPython runs the viper functions as Python: a bytearray is its bytes."""
@@ -287,16 +286,38 @@ def waits_mask(counts, void=-1, limit=None):
     return mask
 
 
-def _drawable(c, m, limit):
-    """Waits m without the faces whose four copies are held (in c or limit)."""
-    k = m
-    while k:
-        b = k & -k
-        k -= b
-        f = _BIT[b % 37]
-        if c[f] + (limit[f] if limit else 0) >= 4:
-            m -= b
-    return m
+if sys.implementation.name == "micropython":
+
+    @micropython.viper
+    def _drawable(c, m: int, limit) -> int:
+        """Waits m without the faces whose four copies are held (in c or limit).
+        Viper, as _groups: a wild hand's waits are often every face, and this
+        loop over them had cost a fifth of a two-wild call with melds."""
+        p = ptr8(c)
+        q = ptr8(limit if limit else c)
+        n = 1 if limit else 0
+        t = ptr8(_BIT)
+        k = m
+        while k:
+            b = k & (0 - k)  # the lowest wait's bit
+            k -= b
+            f = t[b % 37]
+            if p[f] + n * q[f] >= 4:
+                m -= b
+        return m
+
+else:
+
+    def _drawable(c, m, limit):
+        """Waits m without the faces whose four copies are held (in c or limit)."""
+        k = m
+        while k:
+            b = k & -k
+            k -= b
+            f = _BIT[b % 37]
+            if c[f] + (limit[f] if limit else 0) >= 4:
+                m -= b
+        return m
 
 
 def _split_waits(c, a, sa, b, sb):

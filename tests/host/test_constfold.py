@@ -93,3 +93,51 @@ def test_the_firmware_folds_keeping_its_lines_and_no_public_constant():
         assert text.count("\n") == fw[path].count("\n"), path
     assert "G.PH_" in fw["table/controller.py"]
     assert "G.PH_" not in out["table/controller.py"]
+
+
+def test_board_only_empties_the_cpython_branches_and_keeps_the_lines():
+    src = (
+        "import sys\n"
+        "if sys.implementation.name == \"micropython\":\n"
+        "    import micropython\n"
+        "\n"
+        "    @micropython.viper\n"
+        "    def f(x: int) -> int:\n"
+        "        return x\n"
+        "else:\n"
+        "    T = (1, 2)  # CPython's table\n"
+        "\n"
+        "    def f(x):\n"
+        "        return T[x]\n"
+        "if sys.implementation.name != \"micropython\":\n"
+        "    def ptr8(b):\n"
+        "        return b\n"
+        "if sys.platform == \"linux\":\n"
+        "    K = 1\n"
+        "def g():\n"
+        "    if sys.implementation.name == \"micropython\":\n"
+        "        return 1\n"
+        "    else:\n"
+        "        return 2\n"
+    )
+    out = build_firmware.board_only(src)
+    assert out.count("\n") == src.count("\n")
+    assert "T = (1, 2)" not in out and "T[x]" not in out and "ptr8" not in out
+    assert "@micropython.viper" in out and "K = 1" in out
+    assert "return 2" in out  # only top-level tests are folded
+    ns = {}
+    exec(compile(out, "m.py", "exec"), ns)  # still Python; on CPython the branches left are empty
+    assert "T" not in ns and "ptr8" not in ns
+
+
+def test_the_board_build_keeps_no_cpython_branch():
+    fw = build_firmware._sources(os.path.join(ROOT, "firmware"))
+    for path, text in fw.items():
+        out = build_firmware.board_only(text)
+        assert out.count("\n") == text.count("\n"), path
+        compile(out, path, "exec")
+    shape = build_firmware.board_only(fw["sichuan/shape.py"])
+    assert "_STEP = (" in fw["sichuan/shape.py"]
+    assert "_STEP = (" not in shape and "t = _STEP" not in shape  # comments stay
+    assert "def ptr8" not in shape and "@micropython.viper" in shape
+    assert "from .shape import ptr8" not in build_firmware.board_only(fw["sichuan/wild.py"])
