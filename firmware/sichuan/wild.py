@@ -48,8 +48,9 @@ Nothing allocates; the recursion is at most nine deep.
 On MicroPython `_two` and `_pw2`, the loops that ask shape's groups check
 most often, are viper code (machine code from the same source; CPython runs
 them as Python with `ptr8` the bytearray itself), like shape's `_groups`,
-`_rank_sum` and `_group_waits`: the waits with one or two wilds became 2.2
-and 2.6 times faster for 2.5 KB more .mpy (docs/decisions.md).
+`_rank_sum`, `_group_waits` and `_drawable`: the waits with one or two
+wilds became 2.2 and 2.7 times faster (docs/decisions.md). Three or more
+wilds take the general path above, still in bytecode.
 """
 
 import sys
