@@ -36,15 +36,19 @@ def mpy_cross():
 
 
 def native_arch(mp):
-    """mpy-cross's -march name for the MicroPython unix port `mp` runs on, or
-    None. Viper code is native code: the board's armv6m .mpy does not load on
-    this machine's port, so whatever runs the firmware here builds for this."""
+    """mpy-cross's -march name for the MicroPython unix port `mp` runs on
+    (exits saying so if it cannot tell). Viper code is native code: the
+    board's armv6m .mpy does not load on this machine's port, so whatever
+    runs the firmware here builds for this."""
     r = subprocess.run([mp, "-c", "import sys; print(sys.implementation._mpy >> 10 & 15)"],
                        capture_output=True, text=True)
     try:
-        return _ARCHS[int(r.stdout.strip())]
+        arch = _ARCHS[int(r.stdout.strip())]
     except (ValueError, IndexError):
-        return None
+        arch = None
+    if arch is None:
+        sys.exit("cannot tell the architecture of the MicroPython unix port %s" % mp)
+    return arch
 
 
 def _micropython_test(node):

@@ -201,16 +201,15 @@ class _mpy_core:
         self.tmp = tempfile.TemporaryDirectory()
         out = os.path.join(self.tmp.name, "sichuan")
         os.makedirs(out)
-        cross = os.path.join(os.path.dirname(mp), "mpy-cross")
         if os.path.join(root, "tools") not in sys.path:
             sys.path.insert(0, os.path.join(root, "tools"))
         import build_firmware
 
-        arch = "-march=%s" % build_firmware.native_arch(mp)  # viper code is native code
+        arch = "-march=" + build_firmware.native_arch(mp)  # viper code is native code
         for src in glob.glob(os.path.join(fw, "sichuan", "*.py")):
             name = os.path.basename(src)[:-3]
-            subprocess.run([cross, arch, "-o", os.path.join(out, name + ".mpy"), src],
-                           check=True, cwd=fw)
+            subprocess.run([build_firmware.mpy_cross(), arch, "-o",
+                            os.path.join(out, name + ".mpy"), src], check=True, cwd=fw)
         return self.tmp.name
 
     def __exit__(self, *exc):

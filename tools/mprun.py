@@ -32,15 +32,14 @@ def _compile_native(root):
     """Compile root's .py files (not main.py and boot.py at its top, which run
     as source) to .mpy for this machine's unix port in place: viper code is
     native code, and `mpremote romfs build` compiles for no architecture."""
-    bin_dir = os.path.dirname(sys.executable)
-    arch = build_firmware.native_arch(os.path.join(bin_dir, "micropython"))
+    arch = build_firmware.native_arch(os.path.join(os.path.dirname(sys.executable), "micropython"))
     for dirpath, _, files in os.walk(root):
         for name in files:
             if not name.endswith(".py") or (dirpath == root and name in build_firmware.AS_SOURCE):
                 continue
             path = os.path.join(dirpath, name)
             rel = os.path.relpath(path, root)
-            r = subprocess.run([os.path.join(bin_dir, "mpy-cross"), "-march=%s" % arch, "-s", rel,
+            r = subprocess.run([build_firmware.mpy_cross(), "-march=" + arch, "-s", rel,
                                 "-o", path[:-3] + ".mpy", path], capture_output=True, text=True)
             if r.returncode:
                 sys.exit("mpy-cross failed on %s: %s" % (rel, r.stderr.strip()))

@@ -135,24 +135,16 @@ def import_heap(heap="1M"):
 
 def link_peak(heap, seed, hands):
     """Live peak of the match with app.py's host link task on a pty (as the
-    board runs: its link is always open), or raises RuntimeError. The link's
-    modules hold viper code, so the firmware is built for this unix port's
-    own architecture, as `mjtable virtual-table` builds it."""
-    import tempfile
+    board runs: its link is always open), or raises RuntimeError. Runs the
+    build in V.FW (V.build_fw())."""
     import tty
-
-    from mjtable import virtualcmd
 
     vt = V.VirtualTable("xuezhan", seed, hands=hands)
     master, slave = os.openpty()
     try:
         tty.setraw(slave)
         os.set_blocking(master, False)
-        with tempfile.TemporaryDirectory() as tmp:
-            fw = os.path.join(tmp, "firmware")
-            virtualcmd.build_firmware(fw, V.MP)
-            res = V.run(vt, heap=heap, fw=fw, fw_args=["--link=fd:%d" % master],
-                        pass_fds=(master,))
+        res = V.run(vt, heap=heap, fw_args=["--link=fd:%d" % master], pass_fds=(master,))
     finally:
         os.close(master)
         os.close(slave)

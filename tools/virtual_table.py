@@ -76,15 +76,12 @@ LONG_FRAMES = 20  # a long press (drivers.buttons long_ms 800) at 50 ms frames
 ALERT_TWO, ALERT_TAG = 4, 3
 
 
-
 def build_fw(dst=FW):
     """firmware/ compiled (constants folded, main.py as source) for this
     machine's MicroPython unix port into dst: the board's build differs only
     in the viper functions' machine code (armv6m)."""
-    arch = build_firmware.native_arch(MP)
-    if arch is None:
-        sys.exit("cannot tell the MicroPython unix port's architecture (%s)" % MP)
-    build_firmware.build(os.path.join(ROOT, "firmware"), dst, arch=arch)
+    build_firmware.build(os.path.join(ROOT, "firmware"), dst, arch=build_firmware.native_arch(MP))
+
 
 def tile_uid(seed, t):
     """Tile t's tag UID on the table with this seed (ICODE-like, LSB first)."""

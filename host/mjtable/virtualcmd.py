@@ -68,12 +68,9 @@ def build_firmware(dst: str, mp: str) -> None:
         sys.path.insert(0, tools)
     import build_firmware as B
 
-    arch = B.native_arch(mp)
-    if arch is None:
-        raise BadInput("cannot tell the MicroPython unix port's architecture")
     try:
-        B.build(os.path.join(ROOT, "firmware"), dst, arch=arch, as_source=())
-    except SystemExit as e:  # build() exits naming the file mpy-cross refused
+        B.build(os.path.join(ROOT, "firmware"), dst, arch=B.native_arch(mp), as_source=())
+    except SystemExit as e:  # naming the file mpy-cross refused, or the unknown port
         raise BadInput(str(e.code)) from None
 
 
