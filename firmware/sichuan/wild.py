@@ -46,7 +46,7 @@ face does.
 Nothing allocates; the recursion is at most nine deep.
 
 On MicroPython `_two` and `_pw2`, the loops that ask shape's groups check
-most often, are viper code (machine code from the same source; CPython runs
+most often, and `_occ` are viper code (machine code from the same source; CPython runs
 them as Python with `ptr8` the bytearray itself), like shape's `_groups`,
 `_rank_sum`, `_group_waits` and `_drawable`: the waits with one or two
 wilds became 2.2 and 2.7 times faster (docs/decisions.md). Three or more
@@ -117,13 +117,14 @@ def _rec(c, o, i, s1, s2, pair, budget):
     return best
 
 
-def _occ(c, o):
+@micropython.viper
+def _occ(c, o: int) -> int:
     """Ranks held in the suit at o (bits 0..8) and ranks held twice (bits 9..17)."""
+    p = ptr8(c)
     x = 0
     for i in range(9):
-        y = c[o + i]
-        if y:
-            x |= (513 if y > 1 else 1) << i
+        if p[o + i]:
+            x |= (513 if p[o + i] > 1 else 1) << i
     return x
 
 
@@ -159,7 +160,7 @@ def _two(c, o: int, stop: int, seed: int) -> int:
     the module notes); sums stay non-negative, as viper's % is C's."""
     p = ptr8(c)
     g = _groups
-    s = p[o + 1] + p[o + 4] + p[o + 7] + 2 * (p[o + 2] + p[o + 5] + p[o + 8])
+    s = int(_rank_sum(c, o))
     m = 0
     z = s % 3
     while z < 9:
@@ -173,10 +174,7 @@ def _two(c, o: int, stop: int, seed: int) -> int:
     if m and stop:
         return m
     m |= seed  # ranks found already: pairs of them are not asked
-    x = 0  # ranks held (bits 0..8) and held twice (bits 9..17)
-    for i in range(9):
-        if p[o + i]:
-            x |= (513 if p[o + i] > 1 else 1) << i
+    x = int(_occ(c, o))
     y = x & (x >> 1)
     k = ((x >> 9) | (y << 2) | (y >> 1) | ((x & (x >> 2)) << 1)) & 511  # completions
     if not k & (m ^ 511):
@@ -207,7 +205,7 @@ def _pw2(c, o: int, stop: int) -> int:
     pair holding a real tile q: with an added one (the other added joins
     groups), or two real ones (both added join groups). Viper, as _two."""
     p = ptr8(c)
-    s = p[o + 1] + p[o + 4] + p[o + 7] + 2 * (p[o + 2] + p[o + 5] + p[o + 8])
+    s = int(_rank_sum(c, o))
     m = 0
     for q in range(9):
         x = p[o + q]
