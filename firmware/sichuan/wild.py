@@ -13,12 +13,15 @@ The hand wins when the cheapest split over the suits (the pair in one suit,
 or two wilds as the pair) costs at most W: the wilds left over make whole
 groups, since the tile count is 3n+2. Seven pairs need one wild per odd count.
 
-A suit's question is cheap for few wilds. The fewest wilds is fixed mod 3 by
-the suit's tile count, so mostly one value is asked. With none, shape's
-greedy pass; with one, shape's group and pair waits (the rank-sum rule
-leaves three ranks for the wild); with two, both join one real tile or each
-completes a held partial (`_two`, `_pw2`); with more, a depth-first pass over
-the ranks (`_rec`).
+A suit's costs come, on MicroPython, from one pass over its ranks that
+keeps the fewest wilds per state (`_dp`, viper code: runs pending and the
+pair placed), the same work for any number of wilds. CPython asks the
+cheapest question that answers them: the fewest wilds is fixed mod 3 by the
+suit's tile count, so mostly one value is asked. With none, shape's greedy
+pass; with one, shape's group and pair waits (the rank-sum rule leaves three
+ranks for the wild); with two, both join one real tile or each completes a
+held partial (`_two`, `_pw2`); with more, a depth-first pass over the ranks
+(`_rec`). Each interpreter runs its own fastest; the tests run both.
 
 Waits (`waits_mask`): a face f waits when the hand plus f wins with W wilds,
 i.e. the real tiles take W + 1 added tiles (f and the wilds) into a win.
@@ -27,7 +30,9 @@ groups, or for groups and the pair), so for one or two wilds the counts mod
 3 leave a handful of splits, and `_fast` asks only the suit questions those
 splits need, cheapest first, and stops when one fails: this is what makes
 the board's waits fast (the general costs asked every question of every
-suit, 2 to 4 times the work). Take one wild and counts 2, 1, 0: the 3k suit
+suit, 2 to 4 times the work). Counts 2, 2, 2 (one wild) and 2, 2, 1 (two)
+need tiles of every suit, so no 缺 suit: they take the general path below.
+Take one wild and counts 2, 1, 0: the 3k suit
 must be groups; f and the wild both join the 3k+1 suit (its two-tile ranks,
 `_two`) when the 3k+2 suit holds the pair, or one each joins the others
 (their one-tile waits). A suit's two-tile ranks hold its one-tile pair
@@ -45,12 +50,12 @@ wild copies the plain shape.waits_mask answers. A drawn wild wins when any
 face does.
 Nothing allocates; the recursion is at most nine deep.
 
-On MicroPython `_two` and `_pw2`, the loops that ask shape's groups check
-most often, and `_occ` are viper code (machine code from the same source; CPython runs
-them as Python with `ptr8` the bytearray itself), like shape's `_groups`,
-`_rank_sum`, `_group_waits` and `_drawable`: the waits with one or two
-wilds became 2.2 and 2.7 times faster (docs/decisions.md). Three or more
-wilds take the general path above, still in bytecode.
+On MicroPython `_dp`, `_two` and `_pw2`, the loops that ask shape's groups
+check most often, and `_occ` are viper code (machine code from the same
+source; CPython runs `_two`, `_pw2` and `_occ` as Python with `ptr8` the
+bytearray itself), like shape's `_groups`, `_rank_sum`, `_group_waits` and
+`_drawable`: the waits with one or two wilds became 2.2 and 2.7 times
+faster, with three and four 2.7 and 4 times (docs/decisions.md).
 """
 
 import sys
@@ -70,10 +75,6 @@ from .shape import (
     _suit_size,
 )
 
-if sys.implementation.name != "micropython":
-    from .shape import ptr8
-
-
 _INF = const(99)
 # Per suit t of the hand asked last: _cst[t] fewest wilds for groups, _cst[t + 3]
 # for groups and the pair, _cst[t + 6] its tile count. _cst[9]: see _two.
@@ -87,34 +88,185 @@ def wild_faces(benjin):
     return o + (r + 1) % 9, o + (r + 8) % 9
 
 
-def _rec(c, o, i, s1, s2, pair, budget):
-    """Fewest wilds (at most budget, else _INF) to finish ranks i..8 of the suit
-    at o; s1/s2 runs started at rank i-1/i-2 still need rank i; pair: the pair
-    is still to be placed in this suit."""
-    while i < 9 and not s1 and not s2 and not c[o + i] and i != 6:
-        i += 1  # nothing here and nothing pending
-    if i == 9:
-        return _INF if pair else 0
-    x = c[o + i]
-    need = s1 + s2
-    cost = need - x if need > x else 0  # wilds standing in for run tiles
-    if cost > budget:
+if sys.implementation.name == "micropython":
+    _lay = bytearray(48)  # _dp's two layers of states
+
+    @micropython.viper
+    def _dp(c, t0: int, t1: int, wn: int) -> int:
+        """Fewest wilds making each suit t0..t1-1 groups (g), and groups and a
+        pair holding a real tile (q), _INF for none. With wn >= 0 fills _cst
+        as _costs does. Returns the last suit's g | q << 8, and the suits'
+        tile count << 16.
+
+        One pass over a suit's ranks keeps the fewest per state: the runs
+        started one and two ranks back (0..2 each: three alike are three
+        pungs) and whether the pair is placed. At each rank the runs it
+        continues take its tiles (wilds for the missing), k new runs start
+        on real tiles (a wild may start 7-8-9), the rest go into pungs or the
+        pair, wilds filling them. Machine code: 0.6 us a suit on this
+        machine, where _rec took 10 for b = 3."""
+        p = ptr8(c)
+        d = ptr8(_lay)
+        s = ptr8(_cst)
+        tot = 0
+        g = 0
+        q = 0
+        for u in range(t0, t1):
+            o = 9 * u
+            n = 0
+            d[0] = 0
+            live = 1  # states held (bits): j = 8 * s1 + 2 * s2 + pair placed
+            cur = 0
+            for i in range(9):
+                x = p[o + i]
+                n += x
+                nx = 24 - cur
+                nl = 0
+                j = 0
+                while live >> j:
+                    if (live >> j) & 1:
+                        v = d[cur + j]
+                        y = x - (j >> 3) - ((j >> 1) & 3)  # tiles the runs leave
+                        if y < 0:
+                            v -= y  # wilds in the runs
+                            y = 0
+                        km = y if i < 6 else (y + 1 if i == 6 else 0)
+                        if km > 2:
+                            km = 2  # three runs alike are three pungs
+                        tb = ((j >> 3) << 1) + (j & 1)
+                        for k in range(km + 1):
+                            r = y - k
+                            w = v
+                            if r < 0:  # a wild starts 7-8-9
+                                r = 0
+                                w += 1
+                            for q in range(2 if r and not j & 1 else 1):
+                                # the rest into pungs (q 0), or one of them the
+                                # pair: (-r) and (2 - r) mod 3 as 2-bit tables
+                                e = w + (((24964 if q else 34328) >> 2 * r) & 3)
+                                t = tb + 8 * k + q
+                                if not (nl >> t) & 1 or e < d[nx + t]:
+                                    d[nx + t] = e
+                                    nl |= 1 << t
+                    j += 1
+                live = nl
+                cur = nx
+            g = d[cur]  # wilds finish any tiles into groups
+            q = d[cur + 1] if live & 2 else _INF
+            tot += n
+            if wn >= 0:
+                s[u] = g if g <= wn else _INF
+                s[u + 3] = _INF if q > wn else q  # the void suit holds none
+                s[u + 6] = n
+        return g | q << 8 | tot << 16
+
+    def _costs(c, wn, void):
+        """Fill _cst for c (no wild copies) and wn wilds (_INF for more);
+        returns the tile count. The void suit (empty) takes no pair. The
+        pair costs hold a real tile: callers count two wilds as the pair
+        (groups + 2)."""
+        return _dp(c, 0, 3, wn) >> 16
+
+    def _fewest(c, o, pair, b):
+        """Fewest wilds (any number; callers compare it with b) making the suit
+        at o groups, or groups and a pair holding a real tile."""
+        t = o // 9
+        v = _dp(c, t, t + 1, -1)
+        return v >> 8 & 255 if pair else v & 255
+
+else:
+    from .shape import ptr8
+
+    def _costs(c, wn, void):
+        """As MicroPython's _costs. CPython's: the fewest wilds is fixed mod 3
+        by the tile count, so mostly one value is asked, by the cheapest
+        check that answers it (the depth-first _rec last)."""
+        tot = 0
+        for t in range(3):
+            o = 9 * t
+            n = _suit_size(c, o)
+            tot += n
+            r = n % 3
+            # calls only when wn reaches the next value (most hands hold one
+            # or two wilds); groups and two wilds as the pair bound p (g + 2)
+            if r == 2:
+                g = 1 if wn and _wf(c, o, 0) else (_cost(c, o, n, 0, wn, 4) if wn > 3 else _INF)
+                p = 0 if _pair_groups(c, o) else (
+                    3 if g == 1 else (_cost(c, o, n, 1, wn, 3) if wn > 2 else _INF))
+            elif r:
+                g = _cost(c, o, n, 0, wn, 2) if wn > 1 else _INF
+                p = 1 if wn and _wf(c, o, 1) else (
+                    4 if g == 2 else (_cost(c, o, n, 1, wn, 4) if wn > 3 else _INF))
+            else:
+                g = 0 if not n or _groups(c, o) else (
+                    _cost(c, o, n, 0, wn, 3) if wn > 2 else _INF)
+                p = 2 if not g else (_cost(c, o, n, 1, wn, 2) if wn > 1 else _INF)
+            _cst[t] = g
+            _cst[t + 3] = _INF if t == void or p > wn else p
+            _cst[t + 6] = n
+        return tot
+
+    def _fits(c, o, n, pair, b):
+        """Non-zero if the suit at o (n tiles) is groups (and the pair) with at most
+        b wilds; only b with the right count mod 3 can work. The pair holds a real
+        tile: a pair of two wilds fits anywhere, so callers count it (g + 2).
+        With one or two wilds it is ranks (bits) one of them can stand for."""
+        b -= (n + b - 2 * pair) % 3
+        if b < 0:
+            return 0
+        if not n:
+            return 512
+        if b == 0:
+            return 512 if (_pair_groups(c, o) if pair else _groups(c, o)) else 0
+        if b == 1:
+            return _wf(c, o, pair) >> o
+        if b > 2:
+            return 512 if _fewest(c, o, pair, b) <= b else 0
+        return _pw2(c, o, 1) if pair else _two(c, o, 1, 0)
+
+    def _cost(c, o, n, pair, wn, b):
+        """Fewest wilds b, b + 3, ... (<= wn, else _INF) making the suit at o (n
+        tiles) groups, or groups and the pair."""
+        while b <= wn:
+            if _fits(c, o, n, pair, b):
+                return b
+            b += 3
         return _INF
-    y = x - need if x > need else 0     # real tiles left at this rank
-    best = _INF
-    kmax = y if i < 6 else (y + 1 if i == 6 else 0)  # a wild may start 7-8-9 only
-    for k in range(kmax + 1):
-        base = cost + (k - y if k > y else 0)
-        r = y - k if y > k else 0
-        for q in range(2 if pair and r else 1):
-            # q = 1 takes the pair here: a single and a wild, or two of the r
-            e = base + (2 * q - r) % 3  # wilds completing the rest into pungs
-            b = budget if best == _INF else best - 1
-            if e <= b:
-                v = _rec(c, o, i + 1, k, s1, pair - q, b - e)
-                if v != _INF and e + v < best:
-                    best = e + v
-    return best
+
+    def _fewest(c, o, pair, b):
+        """Fewest wilds (at most b, else _INF) making the suit at o groups, or
+        groups and a pair holding a real tile: a depth-first pass pruned by
+        b, on CPython as fast as _dp would be slow."""
+        return _rec(c, o, 0, 0, 0, pair, b)
+
+    def _rec(c, o, i, s1, s2, pair, budget):
+        """Fewest wilds (at most budget, else _INF) to finish ranks i..8 of the suit
+        at o; s1/s2 runs started at rank i-1/i-2 still need rank i; pair: the pair
+        is still to be placed in this suit."""
+        while i < 9 and not s1 and not s2 and not c[o + i] and i != 6:
+            i += 1  # nothing here and nothing pending
+        if i == 9:
+            return _INF if pair else 0
+        x = c[o + i]
+        need = s1 + s2
+        cost = need - x if need > x else 0  # wilds standing in for run tiles
+        if cost > budget:
+            return _INF
+        y = x - need if x > need else 0     # real tiles left at this rank
+        best = _INF
+        kmax = y if i < 6 else (y + 1 if i == 6 else 0)  # a wild may start 7-8-9 only
+        for k in range(kmax + 1):
+            base = cost + (k - y if k > y else 0)
+            r = y - k if y > k else 0
+            for q in range(2 if pair and r else 1):
+                # q = 1 takes the pair here: a single and a wild, or two of the r
+                e = base + (2 * q - r) % 3  # wilds completing the rest into pungs
+                b = budget if best == _INF else best - 1
+                if e <= b:
+                    v = _rec(c, o, i + 1, k, s1, pair - q, b - e)
+                    if v != _INF and e + v < best:
+                        best = e + v
+        return best
 
 
 @micropython.viper
@@ -126,27 +278,6 @@ def _occ(c, o: int) -> int:
         if p[o + i]:
             x |= (513 if p[o + i] > 1 else 1) << i
     return x
-
-
-def _fits(c, o, n, pair, b):
-    """Non-zero if the suit at o (n tiles) is groups (and the pair) with at most
-    b wilds; only b with the right count mod 3 can work. The pair holds a real
-    tile: a pair of two wilds fits anywhere, so callers count it (g + 2).
-    With one or two wilds it is ranks (bits) one of them can stand for, with
-    the suit's real tiles and the others: _near takes them as found too
-    (bit 9 when there are none to give)."""
-    b -= (n + b - 2 * pair) % 3
-    if b < 0:
-        return 0
-    if not n:
-        return 512
-    if b == 0:
-        return 512 if (_pair_groups(c, o) if pair else _groups(c, o)) else 0
-    if b == 1:
-        return _wf(c, o, pair) >> o
-    if b > 2:
-        return 512 if _rec(c, o, 0, 0, 0, pair, b) != _INF else 0
-    return _pw2(c, o, 1) if pair else _two(c, o, 1, 0)
 
 
 @micropython.viper
@@ -222,49 +353,6 @@ def _pw2(c, o: int, stop: int) -> int:
     return m
 
 
-def _cost(c, o, n, pair, wn, b):
-    """Fewest wilds b, b + 3, ... (<= wn, else _INF) making the suit at o (n
-    tiles) groups, or groups and the pair."""
-    while b <= wn:
-        if _fits(c, o, n, pair, b):
-            return b
-        b += 3
-    return _INF
-
-
-def _costs(c, wn, void):
-    """Fill _cst for c (no wild copies) and wn wilds; returns the tile
-    count. The fewest wilds is fixed mod 3 by the tile count, and its first
-    value is asked directly; the void suit (empty) takes no pair."""
-    tot = 0
-    for t in range(3):
-        o = 9 * t
-        n = _suit_size(c, o)
-        tot += n
-        r = n % 3
-        # Calls only when wn reaches the next value (most hands hold one or two
-        # wilds); groups and two wilds as the pair bound the pair cost (g + 2).
-        if r == 2:
-            k = _wf(c, o, 0) >> o
-            g = 1 if k and wn else (_cost(c, o, n, 0, wn, 4) if wn > 3 else _INF)
-            p = 0 if _pair_groups(c, o) else (
-                3 if g == 1 else (_cost(c, o, n, 1, wn, 3) if wn > 2 else _INF))
-        elif r:
-            k = _wf(c, o, 1) >> o
-            g = _cost(c, o, n, 0, wn, 2) if wn > 1 else _INF
-            p = 1 if k and wn else (4 if g == 2 else (_cost(c, o, n, 1, wn, 4) if wn > 3 else _INF))
-        else:
-            k = 0
-            g = 0 if not n or _groups(c, o) else (_cost(c, o, n, 0, wn, 3) if wn > 2 else _INF)
-            p = 2 if not g else (_cost(c, o, n, 1, wn, 2) if wn > 1 else _INF)
-        if p > wn:
-            p = _INF
-        _cst[t] = g
-        _cst[t + 3] = _INF if t == void else p
-        _cst[t + 6] = n
-    return tot
-
-
 def is_win(c, w1, w2, void=-1):
     """True if the concealed tiles (3n+2, wild copies of w1/w2 included) win."""
     n1 = c[w1]
@@ -306,7 +394,7 @@ def waits_mask(c, w1, w2, void=-1, limit=None):
             m = shape.waits_mask(c, void)
         elif wn < 3:
             m = _fast(c, wn, full)
-        if wn > 2 or not (m or wn) and b"\x04" in c:  # no wild: one may be a fifth copy
+        if wn > 2 or m < 0 or not (m or wn) and b"\x04" in c:  # no wild: one may be a fifth copy
             m = _real_waits(c, wn, void, full)
     c[w1] = n1
     c[w2] = n2
@@ -323,6 +411,8 @@ def _real_waits(c, wn, void, full):
 
     The suits' costs are found once; a candidate changes only its own suit,
     which is asked within the wilds the other suits leave."""
+    if c.count(b"\x01") + c.count(b"\x03") < wn and sum(c) + wn == 13:
+        return full  # seven pairs, a wild for each single: every face waits
     tot = _costs(c, wn, void)
     m = _qd(c, wn, tot, full)
     for t in range(3):
@@ -349,9 +439,10 @@ def _real_waits(c, wn, void, full):
             continue
         # the pair first: mostly one question (b < 2 in _near), and the ranks
         # it finds are not asked again for groups
-        k = _near(c, o, 1, g, 0) if g >= 0 else 0
+        n = _cst[t + 6]
+        k = _near(c, o, n, 1, g, 0) if g >= 0 else 0
         if e >= 0:
-            k = _near(c, o, 0, e, k)
+            k = _near(c, o, n, 0, e, k)
         m |= k << o
     return m & full
 
@@ -375,10 +466,12 @@ def _fast(c, wn, full):
     t0 = c[0] + c[1] + c[2] + c[3] + c[4] + c[5] + c[6] + c[7] + c[8]
     t1 = c[9] + c[10] + c[11] + c[12] + c[13] + c[14] + c[15] + c[16] + c[17]
     t2 = c[18] + c[19] + c[20] + c[21] + c[22] + c[23] + c[24] + c[25] + c[26]
-    m = _qd(c, wn, t0 + t1 + t2, full)
     r0 = t0 % 3
     r1 = t1 % 3
     q = r0 + r1 + t2 % 3
+    if q == 6 or q == 5:
+        return -1  # 2, 2, 2 and 2, 2, 1: no 缺 suit, rare; the general path
+    m = _qd(c, wn, t0 + t1 + t2, full)
     if wn == 1:
         if q == 0:  # the drawn tile and the wild both join one suit
             bad = -1
@@ -390,20 +483,6 @@ def _fast(c, wn, full):
             if bad < 0:
                 return full
             return m | _pw2(c, bad, 0) << bad
-        if q == 6:  # 2, 2, 2: a suit keeps the pair, f and the wild join one other each
-            g0 = _wf(c, 0, 0)
-            g1 = _wf(c, 9, 0)
-            g2 = _wf(c, 18, 0)
-            p0 = (g1 or g2) and _pair_groups(c, 0)
-            p1 = (g0 or g2) and _pair_groups(c, 9)
-            p2 = (g0 or g1) and _pair_groups(c, 18)
-            if (p1 and g2) or (p2 and g1):
-                m |= g0
-            if (p0 and g2) or (p2 and g0):
-                m |= g1
-            if (p0 and g1) or (p1 and g0):
-                m |= g2
-            return m
         if r0 == r1:  # 1, 1, 1: seven pairs only
             return m
         # 2, 1, 0: a holds 3k+2 tiles, b 3k+1, z 3k (groups)
@@ -423,24 +502,6 @@ def _fast(c, wn, full):
             k = _wf(c, b, 1)
             if k:
                 m |= ga | k
-        return m
-    if q == 5:  # 2, 2, 1: x takes one tile (its pair) and a, b one each, or x takes
-        # two (groups) and a or b one, the other keeping the pair
-        x = 0 if r0 == 1 else (9 if r1 == 1 else 18)
-        a = (x + 9) % 27
-        b = (x + 18) % 27
-        ga = _wf(c, a, 0)
-        gb = _wf(c, b, 0)
-        if ga and gb:
-            k = _wf(c, x, 1)
-            if k:
-                m |= k | ga | gb
-        pa = gb and _pair_groups(c, a)
-        pb = ga and _pair_groups(c, b)
-        if pa or pb:
-            k = _two(c, x, 0, 0)
-            if k:
-                m |= k << x | (gb if pa else 0) | (ga if pb else 0)
         return m
     if r0 == 1 or r1 == 1:  # 1, 1, 0: the pair in a or b, the other takes two
         z = 0 if r0 == 0 else (9 if r1 == 0 else 18)
@@ -476,7 +537,7 @@ def _fast(c, wn, full):
     if gb and gz:
         if pa or ga:
             return full
-        return m | _near(c, a, 1, 2, 0) << a  # three added: the pair and groups
+        return m | _near(c, a, _suit_size(c, a), 1, 2, 0) << a  # three added: the pair and groups
     if gb:
         b = z  # b: the suit that is not groups
     # the drawn tile and a wild in b, the other wild in a; or all three in b
@@ -485,7 +546,7 @@ def _fast(c, wn, full):
     if ga and k:
         m |= ga | k << b
     if pa:
-        m |= _near(c, b, 0, 2, k) << b
+        m |= _near(c, b, _suit_size(c, b), 0, 2, k) << b
     return m
 
 
@@ -495,10 +556,11 @@ def _wf(c, o, pair):
     return (_pair_waits if pair else _group_waits)(c, o, _rank_sum(c, o))
 
 
-def _near(c, o, pair, b, m):
+def _near(c, o, n, pair, b, m):
     """m and the ranks r within two of a held tile such that the suit at o plus
-    r is groups (and the pair) with b wilds: a farther rank joins no tile."""
-    n = _suit_size(c, o) + 1
+    r is groups (and the pair) with b wilds: a farther rank joins no tile. n:
+    the suit's tile count."""
+    n += 1
     b -= (n + b - 2 * pair) % 3
     if b < 2:  # one question answers every rank
         return m | (0 if b < 0 else (_wf(c, o, pair) >> o if b == 0 else (
@@ -509,7 +571,10 @@ def _near(c, o, pair, b, m):
     while k:
         if k & 1:
             c[o + r] += 1
-            v = (_pw2(c, o, 1) if pair else _two(c, o, 1, 0)) if b == 2 else _fits(c, o, n, pair, b)
+            if b == 2:  # ranks the wilds can stand for (bit 9 when none)
+                v = _pw2(c, o, 1) if pair else _two(c, o, 1, 0)
+            else:
+                v = 512 if _fewest(c, o, pair, b) <= b else 0
             if v:  # what r's wilds stand for fits with r as a wild too
                 m |= (v | 1 << r) & 511
                 k &= ~v >> r
