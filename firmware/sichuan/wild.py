@@ -55,7 +55,7 @@ check most often, and `_occ` are viper code (machine code from the same
 source; CPython runs `_two`, `_pw2` and `_occ` as Python with `ptr8` the
 bytearray itself), like shape's `_groups`, `_rank_sum`, `_group_waits` and
 `_drawable`: the waits with one or two wilds became 2.2 and 2.7 times
-faster, with three and four 2.7 and 4 times (docs/decisions.md).
+faster, with three and four 2.7 and 3.8 times (docs/decisions.md).
 """
 
 import sys
@@ -171,8 +171,7 @@ if sys.implementation.name == "micropython":
         """Fewest wilds (any number; callers compare it with b) making the suit
         at o groups, or groups and a pair holding a real tile."""
         t = o // 9
-        v = _dp(c, t, t + 1, -1)
-        return v >> 8 & 255 if pair else v & 255
+        return _dp(c, t, t + 1, -1) >> 8 * pair & 255
 
 else:
     from .shape import ptr8
@@ -411,8 +410,6 @@ def _real_waits(c, wn, void, full):
 
     The suits' costs are found once; a candidate changes only its own suit,
     which is asked within the wilds the other suits leave."""
-    if c.count(b"\x01") + c.count(b"\x03") < wn and sum(c) + wn == 13:
-        return full  # seven pairs, a wild for each single: every face waits
     tot = _costs(c, wn, void)
     m = _qd(c, wn, tot, full)
     for t in range(3):
@@ -598,9 +595,11 @@ def score(rs, counts, melds, void, flags, out, w1, w2, benjin, meld_wilds=0):
     牌"), as players claim it; -1 if no choice wins. Adds fan.BENJIN (three of
     the 本金 face, wilds included) and fan.NOWILD (no wild held, nor in a 飞:
     meld_wilds counts those).
-    Cost: every multiset of faces of the suits in play (not the void) for the
-    W wild copies is tried, C(18 + W - 1, W) of them: 18 for one wild, 171
-    for two, 1140 for three; only shapes that win are scored."""
+    Cost: of the multisets of faces of the suits in play (not the void) for
+    the W wild copies, C(18 + W - 1, W) (1140 for three), only the wins are
+    walked: each wild takes only the faces that, with the wilds after it,
+    still win (the waits of the tiles so far), a few percent of them. Each
+    win is scored."""
     wn = counts[w1] + counts[w2]
     n = 0
     for f in range(27):
@@ -619,16 +618,22 @@ def score(rs, counts, melds, void, flags, out, w1, w2, benjin, meld_wilds=0):
         if _asg[benjin] + held >= 3:
             fl |= fan.BENJIN
         return fan.score(rs, _asg, melds, void, fl, out, -1)
-    suits = rs[R.P_SUITS]
+    allowed = 0
+    for t in range(3):
+        if t != void and rs[R.P_SUITS] >> t & 1:
+            allowed |= 511 << 9 * t
     _res[0] = -1
-    _assign(rs, melds, void, flags, wn, 0, suits, benjin, held)
+    _assign(rs, melds, void, flags, wn, 0, allowed, benjin, held)
     if _res[0] >= 0 and out is not None:
         for i in range(min(len(out), fan.NOUT)):
             out[i] = _wbest[i]
     return _res[0]
 
 
-def _assign(rs, melds, void, flags, n, lo, suits, benjin, held):
+def _assign(rs, melds, void, flags, n, lo, allowed, benjin, held):
+    """Give the n wilds left faces from lo up (allowed: bits of the faces of
+    the suits in play), each only a face that, with the wilds after it,
+    still wins (the waits of the tiles so far); score each win."""
     if n == 0:
         if not (shape.is_standard(_asg, void) or shape.is_qidui(_asg)):
             return
@@ -639,10 +644,12 @@ def _assign(rs, melds, void, flags, n, lo, suits, benjin, held):
             for i in range(fan.NOUT):
                 _wbest[i] = _wout[i]
         return
-    for f in range(lo, 27):
-        s = f // 9
-        if s == void or not suits >> s & 1:
-            continue
-        _asg[f] += 1
-        _assign(rs, melds, void, flags, n - 1, f, suits, benjin, held)
-        _asg[f] -= 1
+    ok = _real_waits(_asg, n - 1, void, allowed) >> lo
+    f = lo
+    while ok:
+        if ok & 1 and _asg[f] < 7:  # an eighth copy is never needed
+            _asg[f] += 1
+            _assign(rs, melds, void, flags, n - 1, f, allowed, benjin, held)
+            _asg[f] -= 1
+        ok >>= 1
+        f += 1

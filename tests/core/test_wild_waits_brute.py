@@ -12,7 +12,7 @@ void suit is still wild.
 """
 
 from gamekit import Rng
-from sichuan import shape, tiles, wild
+from sichuan import fan, presets, shape, tiles, wild
 
 
 def _faces(void):
@@ -234,3 +234,58 @@ def test_fifth_copy_through_a_wild():
     c = tiles.parse("1111m456p789p123p")
     assert shape.waits_mask(c) == 0
     assert wild.waits_mask(c, w1, w2) == (1 << w1) | (1 << w2)
+
+
+def _score_ref(rs, c, void, w1, w2, benjin):
+    """(fan, breakdown) of the best faces for the wild copies in c, by trying
+    every multiset of faces of the suits in play, as wild.score did before
+    it walked only the wins; (-1, None) if none wins."""
+    d = bytearray(c)
+    wn = d[w1] + d[w2]
+    d[w1] = 0
+    d[w2] = 0
+    faces = [f for f in range(27) if f // 9 != void]
+    best = [-1, None]
+    out = bytearray(fan.NOUT)
+
+    def walk(k, lo):
+        if k == 0:
+            if shape.is_standard(d, void) or shape.is_qidui(d):
+                fl = fan.BENJIN if d[benjin] >= 3 else 0
+                v = fan.score(rs, d, (), void, fl, out, -1)
+                if v > best[0]:
+                    best[0] = v
+                    best[1] = bytes(out)
+            return
+        for i in range(lo, len(faces)):
+            f = faces[i]
+            if d[f] < 7:
+                d[f] += 1
+                walk(k - 1, i)
+                d[f] -= 1
+
+    walk(wn, 0)
+    return best[0], best[1]
+
+
+def test_score_takes_the_best_faces_as_trying_every_choice_does():
+    """wild.score walks only the choices of faces that can still win; it finds
+    the same best fan and breakdown as trying every choice, for one to four
+    wilds, winning hands and not."""
+    rs = presets.get("yibin")
+    rng = Rng(27)
+    wins = 0
+    for i in range(60):
+        wn = 1 + i % 4
+        void = (-1, 0, 1, 2)[rng.below(4)]
+        b = rng.below(27)
+        w1, w2 = wild.wild_faces(b)
+        c = _hand(rng, 14, wn, void, w1, w2)
+        out = bytearray(fan.NOUT)
+        got = wild.score(rs, c, (), void, 0, out, w1, w2, b)
+        want, want_out = _score_ref(rs, c, void, w1, w2, b)
+        assert got == want, (tiles.to_text(c), w1, w2, void, got, want)
+        if got >= 0:
+            assert bytes(out) == want_out
+            wins += 1
+    assert wins > 15
