@@ -140,11 +140,11 @@ if sys.implementation.name == "micropython":
                             if r < 0:  # a wild starts 7-8-9
                                 r = 0
                                 w += 1
-                            for q in range(2 if r and not j & 1 else 1):
-                                # the rest into pungs (q 0), or one of them the
+                            for a in range(2 if r and not j & 1 else 1):
+                                # the rest into pungs (a 0), or one of them the
                                 # pair: (-r) and (2 - r) mod 3 as 2-bit tables
-                                e = w + (((24964 if q else 34328) >> 2 * r) & 3)
-                                t = tb + 8 * k + q
+                                e = w + (((24964 if a else 34328) >> 2 * r) & 3)
+                                t = tb + 8 * k + a
                                 if not (nl >> t) & 1 or e < d[nx + t]:
                                     d[nx + t] = e
                                     nl |= 1 << t
