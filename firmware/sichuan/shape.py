@@ -47,17 +47,17 @@ else:
     # after the runs started at the two ranks below, mod 3, start that many runs
     # (three equal runs are three triplets, the rest are triplets), and it fails
     # if fewer tiles are left than those runs need. Its state is the runs started
-    # at the previous rank and the one before, r1 and r2, stored as 8 * (3*r1 + r2)
-    # (9 states, 72 the failed state that stays failed), so one step from state s
-    # at a rank holding x tiles (0..7) is _STEP[s + x]. Ranks 8 and 9 start no
-    # run, so groups end in state 0. A tuple, not bytes: CPython indexes a tuple
-    # in a specialised step (waits 7% fewer instructions); 80 entries. Built (and
-    # checked) by tests/core/test_shape.py. CPython's only: MicroPython's _groups
-    # is viper code, and the board's build leaves this branch out.
-    _STEP = (0, 24, 48, 0, 24, 48, 0, 24, 72, 0, 24, 48, 0, 24, 48, 0, 72, 72, 0, 24,
-             48, 0, 24, 48, 72, 8, 32, 56, 8, 32, 56, 8, 72, 72, 8, 32, 56, 8, 32, 56,
-             72, 72, 72, 8, 32, 56, 8, 32, 72, 72, 16, 40, 64, 16, 40, 64, 72, 72, 72, 16,
-             40, 64, 16, 40, 72, 72, 72, 72, 16, 40, 64, 16, 72, 72, 72, 72, 72, 72, 72, 72)
+    # at the previous rank and the one before, r1 and r2, stored as 16 * (3*r1 + r2)
+    # (9 states, 144 the failed state that stays failed), so one step from state
+    # s at a rank holding x tiles (0..15: wild.score's choices and the checks
+    # inside reach ten) is _STEP[s + x]. Ranks 8 and 9 start no run, so groups
+    # end in state 0. A tuple, not bytes: CPython indexes a tuple in a
+    # specialised step (waits 7% fewer instructions); 160 entries, checked by
+    # tests/core/test_shape.py. CPython's only: MicroPython's _groups is viper
+    # code, and the board's build leaves this branch out.
+    _STEP = tuple(144 if st > 8 or x < st // 3 + st % 3 else
+                  16 * (3 * ((x - st // 3 - st % 3) % 3) + st // 3)
+                  for st in range(10) for x in range(16))
 
     def ptr8(b):
         """CPython runs the viper functions as Python: a bytearray is its bytes."""
@@ -66,7 +66,7 @@ else:
     def _groups(c, o: int) -> bool:
         """True if suit at offset o (faces o..o+8) splits into groups only.
 
-        Counts 0..7 (a wild hand may try a fifth copy). Unrolled, with two
+        Counts 0..15 (wild hands try fifth and further copies). Unrolled, with two
         early exits: a loop's overhead was a third of its time on CPython,
         and a table step costs about half the arithmetic one (x - r1 - r2,
         % 3, a sign test). tests/core/test_shape.py checks both versions
@@ -76,12 +76,12 @@ else:
         s = t[c[o]]
         s = t[s + c[o + 1]]
         s = t[s + c[o + 2]]
-        if s == 72:
+        if s == 144:
             return False
         s = t[s + c[o + 3]]
         s = t[s + c[o + 4]]
         s = t[s + c[o + 5]]
-        if s == 72:
+        if s == 144:
             return False
         s = t[s + c[o + 6]]
         s = t[s + c[o + 7]]

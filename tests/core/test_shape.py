@@ -315,21 +315,35 @@ def test_hot_paths_allocate_nothing_on_micropython():
 
 
 def test_groups_step_table_follows_the_greedy_rule():
-    # shape._STEP[8 * (3*r1 + r2) + x]: the state after a rank holding x tiles,
-    # r1/r2 the runs started at the two ranks below; 72 = failed, and stays so.
-    # CPython's _groups steps it; MicroPython's is viper code and has no table.
+    # shape._STEP[16 * (3*r1 + r2) + x]: the state after a rank holding x tiles
+    # (0..15), r1/r2 the runs started at the two ranks below; 144 = failed, and
+    # stays so. CPython's _groups steps it; MicroPython's is viper code and has
+    # no table.
     if not hasattr(shape, "_STEP"):
         assert sys.implementation.name == "micropython"
         return
+    assert len(shape._STEP) == 160
     for st in range(10):
-        for x in range(8):
-            got = shape._STEP[8 * st + x]
+        for x in range(16):
+            got = shape._STEP[16 * st + x]
             if st == 9:
-                assert got == 72, (st, x)
+                assert got == 144, (st, x)
                 continue
             r1, r2 = st // 3, st % 3
             left = x - r1 - r2
-            assert got == (72 if left < 0 else 8 * (3 * (left % 3) + r1)), (st, x)
+            assert got == (144 if left < 0 else 16 * (3 * (left % 3) + r1)), (st, x)
+
+
+def test_groups_with_counts_up_to_fifteen_match_reference():
+    # wild.score's choices and the checks inside them give a face up to ten
+    # copies: random suits with counts up to 15, against the plain recursion
+    x = 12345
+    for _ in range(3000):
+        c = bytearray(27)
+        for r in range(9):
+            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+            c[9 + r] = (x >> 16) % 16 if (x >> 8) % 4 == 0 else 0
+        assert shape._groups(c, 9) == _ref_groups(c, False), bytes(c[9:18])
 
 
 def _suits(c, size, low, out):

@@ -289,3 +289,18 @@ def test_score_takes_the_best_faces_as_trying_every_choice_does():
             assert bytes(out) == want_out
             wins += 1
     assert wins > 15
+
+
+def test_score_with_two_fours_and_four_wilds():
+    """6p and 9p held four times each, and four wilds: the choices give faces
+    seven copies, and the checks inside add three more (CPython's groups
+    table once read past its end at eight)."""
+    rs = presets.get("yibin")
+    b = tiles.parse_tile("9p")
+    w1, w2 = wild.wild_faces(b)  # 1p and 8p
+    c = tiles.parse("166668889999p11s")
+    out = bytearray(fan.NOUT)
+    got = wild.score(rs, c, (), 0, 0, out, w1, w2, b)
+    want, want_out = _score_ref(rs, c, 0, w1, w2, b)
+    assert got == want and got >= 0
+    assert bytes(out) == want_out
