@@ -348,7 +348,7 @@ def core_table(res):
         "  %s %d (%s)" % ("waits + fan.score per wait" if h["with_fan"] else "waits (no fan yet)",
                           h["peak_call_bytes"], h["peak_call_hand"]),
         "  waits %d, waits_mask %d%s" % (h["waits_bytes"], h["waits_mask_bytes"],
-                                         ", fan.best_wait %d" % h["best_wait_bytes"]
+                                         ", calc.best_wait %d" % h["best_wait_bytes"]
                                          if "best_wait_bytes" in h else ""),
         "",
         "%-28s %10s %10s" % ("sichuan/ as .mpy", ".mpy", "import"),

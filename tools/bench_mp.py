@@ -225,7 +225,10 @@ def heap(preset):
         res["preset"] = preset
         items = fan_items(hand_list)
         peak, hand = _worst(waits_fan_call(fan, rs), items)
-        res["best_wait_bytes"] = _worst(lambda x: fan.best_wait(rs, x[0], x[1]), items)[0]
+        sys.path.append(_HERE + "/../host/mjtable")  # the referee's calculator, as calckit does
+        import calc
+
+        res["best_wait_bytes"] = _worst(lambda x: calc.best_wait(rs, x[0], x[1]), items)[0]
     else:
         peak, hand = waits_b, waits_hand
     res["peak_call_bytes"] = peak  # the target: waits + fan (waits alone before fan existed)

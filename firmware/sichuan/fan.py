@@ -466,8 +466,6 @@ def zimo_each(rs, fan):
     return base(rs, fan) + rs[_P_ZIMO_BONUS] * rs[_P_BASE_POINTS]
 
 
-_lim = bytearray(27)
-
 
 def wait_value(rs, counts, melds, void, face, flags=0):
     """Fan of winning on `face` by discard (点炮: no 自摸, no 海底); -1 if none.
@@ -476,17 +474,3 @@ def wait_value(rs, counts, melds, void, face, flags=0):
     f = score(rs, counts, melds, void, flags, None, face)
     counts[face] -= 1
     return f
-
-
-def best_wait(rs, counts, melds=(), void=-1, largest=True):
-    """(fan, face) of the largest (or smallest) wait, for 查大叫; (-1, -1) if not ready."""
-    mask = shape.waits_mask(counts, void, meld_counts(melds, _lim))
-    best = -1
-    at = -1
-    for f in range(27):
-        if mask >> f & 1:
-            v = wait_value(rs, counts, melds, void, f)
-            if v >= 0 and (best < 0 or (v > best if largest else v < best)):
-                best = v
-                at = f
-    return best, at

@@ -229,15 +229,25 @@ def ready_value(g, s):
     lo = rs[_P_XIAOHU] != 1  # 断卡根: "小胡听牌 ... 不算有叫" (0 fan too low)
     best = -1
     at = -1
+    top = 99
+    w = -1
+    if largest and mask and g.wild_held(s):
+        # One wild more may stand for any wait, so no wait is worth more: the
+        # first wait worth as much ends the search. With four wilds a wait's
+        # score walks thousands of choices (docs/engine.md).
+        w = g.w1
+        top = g.wait_value(s, w)
     for f in range(27):
         if not mask >> f & 1:
             continue
         if not rs[_P_SIJIAO] and g.shown[f] + h[f] >= 4:
             continue  # 死叫: every other copy is on the table
-        x = g.wait_value(s, f)  # with the seat's own flags (报胡)
+        x = top if f == w else g.wait_value(s, f)  # with the seat's own flags (报胡)
         if x >= lo and (best < 0 or (x > best if largest else x < best)):
             best = x
             at = f
+            if x >= top:
+                break
     return best, at
 
 

@@ -42,6 +42,22 @@ def waits_result(rs, counts, melds=(), void=-1):
     return {"waits": [tiles.name(f) for f in shape.waits(counts, void, _lim)]}
 
 
+def best_wait(rs, counts, melds=(), void=-1, largest=True):
+    """(fan, face) of the largest (or smallest) wait of a hand alone, for
+    查大叫; (-1, -1) if not ready. The table's own 查叫 is sichuan.settle's
+    ready_value, which also knows the game (wilds, 死叫, 小胡)."""
+    mask = shape.waits_mask(counts, void, fan.meld_counts(melds, _lim))
+    best = -1
+    at = -1
+    for f in range(27):
+        if mask >> f & 1:
+            v = fan.wait_value(rs, counts, melds, void, f)
+            if v >= 0 and (best < 0 or (v > best if largest else v < best)):
+                best = v
+                at = f
+    return best, at
+
+
 def calc_result(rs, counts, win_face, melds=(), void=-1, flags=0):
     """The value of winning on win_face: the calculator's JSON dict.
 

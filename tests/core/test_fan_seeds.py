@@ -93,7 +93,7 @@ def test_002_qidui_two_and_chajiao_four():
     assert r["fan"] == 2 and r["base"] == 4
     assert _nonzero(r["patterns"]) == {"qidui": 2}
     rs = presets.get("xuezhan")
-    best = fan.best_wait(rs, P("1133557799m224s"), (), 1)
+    best = calc.best_wait(rs, P("1133557799m224s"), (), 1)
     assert best == (2, F("4s"))
     assert fan.base(rs, best[0]) == 4
 
@@ -226,7 +226,7 @@ def test_002_chajiao_is_a_discard_value_capped_at_sixteen():
     """seed 002: "没听牌的人要向每一位听牌的人付对方能胡的最大基本值。这个值按点炮算，
     不加自摸的 1 分，不算海底，最多 16" """
     rs = presets.get("xuezhan")
-    best = fan.best_wait(rs, P("1111223344557m"), (), -1)
+    best = calc.best_wait(rs, P("1111223344557m"), (), -1)
     assert best == (5, F("7m"))
     assert fan.base(rs, best[0]) == 16
     assert fan.wait_value(rs, P("123345789m2346p"), (), -1, F("6p")) == 0
@@ -522,7 +522,7 @@ def test_tfmj_cap_three_and_zimo_plus_one():
     r = _calc(rs, "1122334455779m", "9m", flags=fan.ZIMO)
     assert r["fan"] == 3 and r["base"] == 8 and r["self_drawn_each"] == 9
     assert fan.base(rs, 7) == 8
-    best = fan.best_wait(rs, P("1111223344557m"), (), -1)
+    best = calc.best_wait(rs, P("1111223344557m"), (), -1)
     assert fan.base(rs, best[0]) == 8
 
 
@@ -652,7 +652,7 @@ def test_calc_leaves_the_hand_alone():
     before = bytes(c)
     calc.calc_result(rs, c, F("6p"))
     calc.waits_result(rs, c)
-    fan.best_wait(rs, c)
+    calc.best_wait(rs, c)
     assert bytes(c) == before
 
 
@@ -661,9 +661,9 @@ def test_best_wait_counts_meld_copies():
     of 9万 shown waits on a fifth copy: no wait, so nothing for 查大叫."""
     rs = presets.get("xuezhan")
     hand = P("123m456p789p9m")
-    assert fan.best_wait(rs, hand, (_peng("1s"),), 2) == (-1, -1)  # three suits
-    assert fan.best_wait(rs, hand, (_peng("1p"),), 2) == (0, F("9m"))
-    assert fan.best_wait(rs, P("123m456p789p9m"), (_peng("9m"),), 2) == (-1, -1)
+    assert calc.best_wait(rs, hand, (_peng("1s"),), 2) == (-1, -1)  # three suits
+    assert calc.best_wait(rs, hand, (_peng("1p"),), 2) == (0, F("9m"))
+    assert calc.best_wait(rs, P("123m456p789p9m"), (_peng("9m"),), 2) == (-1, -1)
     assert calc.waits_result(rs, hand, (_peng("9m"),), 2) == {"waits": []}
 
 
@@ -671,10 +671,10 @@ def test_waits_result_names_in_face_order():
     """seed 001 坎倒板赶场叫: "11123456万 123 55筒，胡147万带5筒" """
     rs = presets.get("chengdu")
     assert calc.waits_result(rs, P("11123456万 123 55筒")) == {"waits": ["1m", "4m", "7m", "5p"]}
-    best = fan.best_wait(rs, P("11123456万 123 55筒"), (), 2)
+    best = calc.best_wait(rs, P("11123456万 123 55筒"), (), 2)
     assert best == (1, F("1m"))  # 1111m: a 根
-    assert fan.best_wait(rs, P("11123456万 123 55筒"), (), 2, False)[0] == 0
-    assert fan.best_wait(rs, P("11123456万 123 59筒"), (), 2) == (-1, -1)
+    assert calc.best_wait(rs, P("11123456万 123 55筒"), (), 2, False)[0] == 0
+    assert calc.best_wait(rs, P("11123456万 123 59筒"), (), 2) == (-1, -1)
 
 
 def _alloc_per_call(fn, *args):

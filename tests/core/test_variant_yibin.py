@@ -1,9 +1,9 @@
 """宜宾 (`yibin`, seed 000 宜宾玩法 and its 番种 column), rule by rule."""
 
 from calckit import calc
-from gamekit import act, discard, f_, located, ok, play, refused, rules, snapshot
+from gamekit import act, discard, f_, fewest_suit, located, ok, play, refused, rules, snapshot
 from sichuan import claims as C
-from sichuan import fan, handlog, meld, presets, tiles, wild
+from sichuan import fan, handlog, meld, presets, settle, tiles, wild
 from sichuan import game as G
 from sichuan import ruleset as R
 from sichuan.settle import EV_PAY, EV_WIN
@@ -226,3 +226,72 @@ def test_bots_conserve_tiles_and_sum_to_zero():
         assert g.phase == G.PH_END and sum(g.delta) == 0
         assert bytes(located(g)) == bytes(g.seen)
         assert snapshot(handlog.replay(rs, log.buf)) == snapshot(g)
+
+
+def _next(seed):
+    x = [seed]
+
+    def nxt(n):
+        x[0] = (x[0] * 1103515245 + 12345) & 0x7FFFFFFF
+        return (x[0] >> 8) % n
+    return nxt
+
+
+def _ready_every_wait(g, s):
+    """settle.ready_value without its bound: every wait scored, the first
+    face of the best (or smallest) value kept."""
+    rs = g.rs
+    mask = g.waits_limited(s, fan.meld_counts(g.meld_list(s), bytearray(27)))
+    largest = rs[R.P_CHAJIAO] != 2
+    lo = rs[R.P_XIAOHU] != 1
+    best = at = -1
+    for f in range(27):
+        if mask >> f & 1 and (rs[R.P_SIJIAO] or g.shown[f] + g.hand[s][f] < 4):
+            x = g.wait_value(s, f)
+            if x >= lo and (best < 0 or (x > best if largest else x < best)):
+                best, at = x, f
+    return best, at
+
+
+def _wild_deal(nxt, rs, k):
+    """A yibin game after 定缺 whose seat 3 holds k wild copies and two
+    suits; the other seats random."""
+    left = bytearray([4] * 27)
+    b = nxt(27)
+    w1, w2 = wild.wild_faces(b)
+    left[b] -= 1  # the 本金 turned
+    v3 = nxt(3)
+    hands = [bytearray(27) for _ in range(4)]
+    for _ in range(k):
+        w = w1 if left[w1] and (nxt(2) or not left[w2]) else w2
+        hands[3][w] += 1
+        left[w] -= 1
+    for s, n in ((3, 13 - k), (0, 14), (1, 13), (2, 13)):
+        while n:
+            f = nxt(27)
+            if left[f] and (s != 3 or (f // 9 != v3 and f != w1 and f != w2)):
+                hands[s][f] += 1
+                left[f] -= 1
+                n -= 1
+    g = G.Game(rs, 0, G.DIR_NEXT)
+    for s in range(4):
+        ok(g, (G.DEAL, s, hands[s], 0))
+    ok(g, (G.BENJIN, 0, b, 0))
+    for s in range(4):
+        ok(g, (G.DINGQUE, s, v3 if s == 3 else fewest_suit(hands[s]), 0))
+    return g
+
+
+def test_chajiao_with_wilds_stops_at_one_wild_more():
+    """A ready seat's 查叫 value and face, found by the bound (a wait is worth
+    no more than one wild more), are those of scoring every wait."""
+    nxt = _next(7)
+    ready = 0
+    for rs in (rules("yibin"), rules("yibin", chajiao=2)):
+        for i in range(12):
+            g = _wild_deal(nxt, rs, 1 + i % 4)
+            for s in (1, 2, 3):
+                want = _ready_every_wait(g, s)
+                assert settle.ready_value(g, s) == want, (i, s, want)
+                ready += want[0] >= 0
+    assert ready >= 12  # the bound is met, not only the unready seats' (-1, -1)
