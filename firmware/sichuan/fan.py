@@ -466,7 +466,6 @@ def zimo_each(rs, fan):
     return base(rs, fan) + rs[_P_ZIMO_BONUS] * rs[_P_BASE_POINTS]
 
 
-
 def wait_value(rs, counts, melds, void, face, flags=0):
     """Fan of winning on `face` by discard (点炮: no 自摸, no 海底); -1 if none.
     flags: the seat's own flags (BAOHU), if any."""

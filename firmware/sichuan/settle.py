@@ -43,6 +43,7 @@ _P_ZIMO_PAYERS = const(54)
 _ST_LEFT = const(8)
 _ST_WON = const(32)
 _ST_BAOHU = const(64)
+_NO_BOUND = const(0x3FFFFFFF)  # above any fan: a hobbyist's patterns may add to 1,500
 
 # Event kinds (Game.apply returns a list of tuples starting with one of these).
 EV_ACCEPTED = const(0)   # (EV_ACCEPTED, seat, action kind)
@@ -216,6 +217,12 @@ def zhuanyi(g, ev, d, winners):
         pay(g, ev, d, w, each, PAY_ZHUANYI)
 
 
+def beats(x, best, largest):
+    """查叫's choice: does a wait worth x fan beat best (-1: none yet), on the
+    largest-value rule or, if not largest, the smallest?"""
+    return best < 0 or (x > best if largest else x < best)
+
+
 def ready_value(g, s):
     """(fan, face) a ready seat could win for 查叫 (largest or smallest per rs
     chajiao), or (-1, -1) if not ready. A wait on a fifth copy is no wait; a
@@ -229,7 +236,7 @@ def ready_value(g, s):
     lo = rs[_P_XIAOHU] != 1  # 断卡根: "小胡听牌 ... 不算有叫" (0 fan too low)
     best = -1
     at = -1
-    top = 99
+    top = _NO_BOUND
     w = -1
     if largest and mask and g.wild_held(s):
         # One wild more may stand for any wait, so no wait is worth more: the
@@ -243,7 +250,7 @@ def ready_value(g, s):
         if not rs[_P_SIJIAO] and g.shown[f] + h[f] >= 4:
             continue  # 死叫: every other copy is on the table
         x = top if f == w else g.wait_value(s, f)  # with the seat's own flags (报胡)
-        if x >= lo and (best < 0 or (x > best if largest else x < best)):
+        if x >= lo and beats(x, best, largest):
             best = x
             at = f
             if x >= top:

@@ -7,6 +7,7 @@ rule, not tile conservation, is under test there.
 from gamekit import act, cycle, discard, draw, f_, pays, refused, rules, table
 from sichuan import claims as C
 from sichuan import game as G
+from sichuan import settle
 from sichuan.settle import (
     CK_NOT_READY,
     CK_READY,
@@ -163,6 +164,18 @@ def test_rule9_chajiao_pays_the_largest():
 def test_rule9_chajiao_pays_the_smallest_when_set():
     g, ev = _liuju(rules("chengdu", chajiao=2))
     assert pays(ev) == [(0, 1, 4, PAY_CHAJIAO), (2, 1, 4, PAY_CHAJIAO), (3, 1, 4, PAY_CHAJIAO)]
+
+
+def test_chajiao_largest_with_a_hobbyists_huge_fan_values():
+    # Fan values up to 62 a pattern are valid, so a wait may score far past
+    # any usual cap; the search must not stop at the first high wait (1m).
+    hands = (N[0], "23m 456m 678m 222m 55m", N[2], N[3])
+    for chajiao, want in ((1, (187, f_("4m"))), (2, (125, f_("1m")))):
+        rs = rules("chengdu", cap=-1, chajiao=chajiao,
+                   fan_qingyise=62, fan_menqing=62, fan_duanyaojiu=62)
+        g = table(rs, hands, NV)
+        assert g.wait_value(1, f_("1m")) == 125  # 4m, 6m, 7m add 断幺九
+        assert settle.ready_value(g, 1) == want
 
 
 # 死叫: S1 waits 5筒 alone; S2 pengs 5筒, so all four are in sight.

@@ -6,7 +6,7 @@ Issue 2: "Notation in: `123m456p789s`, also `一二三万`, `5筒`, `索` for �
 errors name the offending position. Notation out: `123m456p`."
 """
 
-from check import raises
+from check import lcg, raises
 from sichuan import tiles
 
 
@@ -16,17 +16,6 @@ def _counts(pairs):
     for f, n in pairs:
         c[f] = n
     return c
-
-
-def _lcg(seed):
-    """Tiny LCG so both interpreters see the same pseudo-random sequence."""
-    state = [seed & 0x7FFFFFFF]
-
-    def nxt(n):
-        state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
-        return (state[0] >> 8) % n
-
-    return nxt
 
 
 def test_ascii_notation_faces():
@@ -112,7 +101,7 @@ def test_to_text_forms():
 
 
 def test_to_text_round_trip_random():
-    nxt = _lcg(2024)
+    nxt = lcg(2024)
     for _ in range(300):
         c = bytearray(27)
         for _ in range(nxt(15)):

@@ -54,16 +54,11 @@ _PROBE = r"""
 import sys
 sys.path.insert(0, "firmware")
 sys.path.insert(0, "host/mjtable")  # calc.py: the host's calculator, on both interpreters
+sys.path.insert(0, "tests/core")  # check.lcg
 import json
 import calc
+from check import lcg
 from sichuan import presets, shape, tiles, fan
-
-def lcg(seed):
-    st = [seed]
-    def nxt(n):
-        st[0] = (st[0] * 1103515245 + 12345) & 0x7FFFFFFF
-        return (st[0] >> 8) % n
-    return nxt
 
 for n in presets.names():
     rs = presets.get(n)
