@@ -10,21 +10,28 @@ or 4). No void is passed, so every suit is in play (a seated hand has a 缺
 suit, which makes the calls cheaper). Prints one JSON object of calls per
 second and the heap bytes one wild call allocates (the most of 2 and 4
 wilds).
+
+And 查叫 at a 流局 with wilds (`settle.ready_value`, the slowest single step
+of the table's game): seat 3 of CHAJIAO_DEALS random 宜宾 deals holding k
+wilds (tests/core/gamekit.wild_deal), mean and worst ms per seat, against
+the board's 8 s watchdog at 130 times the unix port.
 """
 
 import json
 import sys
 
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-for _p in (_HERE, _HERE + "/../firmware"):
+for _p in (_HERE, _HERE + "/../firmware", _HERE + "/../tests/core"):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
 import bench_mp  # noqa: E402
-from sichuan import shape, wild  # noqa: E402
+from sichuan import settle, shape, wild  # noqa: E402
 
 WILDS = (0, 1, 2, 3, 4)  # wild copies held
 BOARD_MS = 130e3  # ms per call on the board = BOARD_MS / unix-port calls per s (bench.py)
+CHAJIAO_DEALS = 30  # per count of wilds; quick: 3
+WATCHDOG_S = 8.0  # the RP2040 watchdog's timeout in app.py
 
 
 def _with_wilds(hands, k):
@@ -57,6 +64,7 @@ def figures(quick=False):
     r = bench_mp.rates(specs, budget)
     for name in r:
         res[name] = r[name]
+    res["chajiao"] = chajiao(3 if quick else CHAJIAO_DEALS)
     res["wild_bytes"] = 0
     for k in (2, 4):  # the fast path and the general one
         items = _with_wilds(w, k)
@@ -64,6 +72,28 @@ def figures(quick=False):
             b = bench_mp._worst(lambda it: wild.waits_mask(it[0], it[1], it[2]), items)[0]
             res["wild_bytes"] = max(res["wild_bytes"], b)
     return res
+
+
+def chajiao(n):
+    """{k: [mean ms, worst ms]} of settle.ready_value for seat 3 holding k
+    wilds, over n deals (the same deals on both interpreters)."""
+    from check import lcg
+    from gamekit import rules, wild_deal
+
+    rs = rules("yibin")
+    nxt = lcg(11)
+    out = {}
+    for k in (1, 2, 3, 4):
+        tot = worst = 0.0
+        for _ in range(n):
+            g = wild_deal(nxt, rs, k)
+            t0 = bench_mp._now()
+            settle.ready_value(g, 3)
+            ms = bench_mp._seconds(t0, bench_mp._now()) * 1e3
+            tot += ms
+            worst = ms if ms > worst else worst
+        out[str(k)] = [tot / n, worst]
+    return out
 
 
 def section(quick=False):
@@ -92,6 +122,12 @@ def table(res):
     lines.append("board projection (unix port x 130), ms per call: " + ", ".join(
         "%d wild%s %.2f" % (k, "s" if k > 1 else "", ms[k]) for k in WILDS[1:])
         + "; allocates %d B" % mp["wild_bytes"])
+    ch = mp["chajiao"]
+    lines.append("查叫 (settle.ready_value), one seat holding k wilds, unix-port ms mean/worst: "
+                 + ", ".join("%s: %.1f/%.1f" % (k, ch[k][0], ch[k][1]) for k in sorted(ch)))
+    top = max(ch[k][1] for k in ch) * BOARD_MS / 1e6
+    lines.append("board projection of the worst seat: %.1f s against the %.0f s watchdog" % (
+        top, WATCHDOG_S))
     slow = [k for k in WILDS if ms[k] >= 1.0]
     lines.append("target, under 1 ms per waits call on the board (DESIGN.md): %s" % (
         "FAIL with %s wilds" % ", ".join(map(str, slow)) if slow else "PASS for 0 to 4 wilds"))

@@ -466,6 +466,12 @@ def zimo_each(rs, fan):
     return base(rs, fan) + rs[_P_ZIMO_BONUS] * rs[_P_BASE_POINTS]
 
 
+def beats(x, best, largest):
+    """查叫's choice: does a wait worth x fan beat best (-1: none yet), on the
+    largest-value rule or, if not largest, the smallest?"""
+    return best < 0 or (x > best if largest else x < best)
+
+
 def wait_value(rs, counts, melds, void, face, flags=0):
     """Fan of winning on `face` by discard (点炮: no 自摸, no 海底); -1 if none.
     flags: the seat's own flags (BAOHU), if any."""

@@ -43,7 +43,6 @@ _P_ZIMO_PAYERS = const(54)
 _ST_LEFT = const(8)
 _ST_WON = const(32)
 _ST_BAOHU = const(64)
-_NO_BOUND = const(0x3FFFFFFF)  # above any fan: a hobbyist's patterns may add to 1,500
 
 # Event kinds (Game.apply returns a list of tuples starting with one of these).
 EV_ACCEPTED = const(0)   # (EV_ACCEPTED, seat, action kind)
@@ -217,44 +216,31 @@ def zhuanyi(g, ev, d, winners):
         pay(g, ev, d, w, each, PAY_ZHUANYI)
 
 
-def beats(x, best, largest):
-    """查叫's choice: does a wait worth x fan beat best (-1: none yet), on the
-    largest-value rule or, if not largest, the smallest?"""
-    return best < 0 or (x > best if largest else x < best)
-
-
 def ready_value(g, s):
     """(fan, face) a ready seat could win for 查叫 (largest or smallest per rs
     chajiao), or (-1, -1) if not ready. A wait on a fifth copy is no wait; a
     dead wait (all copies visible) counts only with rs sijiao."""
     rs = g.rs
-    h = g.hand[s]
-    ms = g.meld_list(s)
-    fan.meld_counts(ms, _lim)
+    fan.meld_counts(g.meld_list(s), _lim)
     mask = g.waits_limited(s, _lim)
     largest = rs[_P_CHAJIAO] != 2
     lo = rs[_P_XIAOHU] != 1  # 断卡根: "小胡听牌 ... 不算有叫" (0 fan too low)
-    best = -1
-    at = -1
-    top = _NO_BOUND
-    w = -1
-    if largest and mask and g.wild_held(s):
-        # One wild more may stand for any wait, so no wait is worth more: the
-        # first wait worth as much ends the search. With four wilds a wait's
-        # score walks thousands of choices (docs/engine.md).
-        w = g.w1
-        top = g.wait_value(s, w)
+    best = at = -1
+    by = None
+    if mask and g.wild_held(s):
+        # A real f scores as one wild more standing for f: one walk of the
+        # wilds' choices scores every wait (by_face), where a walk per wait
+        # took seconds on the board with four wilds (docs/engine.md). A real
+        # wild face is a wild: the walk's own value.
+        by = g.wild.by_face
+        by[g.w2] = by[g.w1] = g.wait_value(s, g.w1) + 1
     for f in range(27):
-        if not mask >> f & 1:
-            continue
-        if not rs[_P_SIJIAO] and g.shown[f] + h[f] >= 4:
-            continue  # 死叫: every other copy is on the table
-        x = top if f == w else g.wait_value(s, f)  # with the seat's own flags (报胡)
-        if x >= lo and beats(x, best, largest):
+        if not mask >> f & 1 or not rs[_P_SIJIAO] and g.shown[f] + g.hand[s][f] >= 4:
+            continue  # no wait, or 死叫: every other copy is on the table
+        x = by[f] - 1 if by else g.wait_value(s, f)  # seat's flags (报胡)
+        if x >= lo and fan.beats(x, best, largest):
             best = x
             at = f
-            if x >= top:
-                break
     return best, at
 
 

@@ -586,7 +586,12 @@ def _near(c, o, n, pair, b, m):
 _asg = bytearray(27)   # the hand with its wild copies standing for chosen faces
 _wout = bytearray(30)  # fan.NOUT
 _wbest = bytearray(30)
-_res = [0]             # best fan found (a list cell: no allocation per update)
+_res = [0, 0]          # best fan found, wild copies (list cells: no allocation per update)
+_pick = bytearray(9)   # the face each wild copy stands for: 8 copies and one more (查叫)
+# by_face[f]: 1 + the fan of the best choice of the last score() in which a
+# wild stands for face f, 0 if none: that is the fan of the hand less one wild
+# winning on a real f, so one walk with a wild more scores every wait (查叫).
+by_face = [0] * 27
 
 
 def score(rs, counts, melds, void, flags, out, w1, w2, benjin, meld_wilds=0):
@@ -605,6 +610,7 @@ def score(rs, counts, melds, void, flags, out, w1, w2, benjin, meld_wilds=0):
     for f in range(27):
         _asg[f] = counts[f]
         n += counts[f]
+        by_face[f] = 0
     if n != rs[R.P_HAND_SIZE] + 1 - 3 * len(melds):
         return -1
     _asg[w1] = 0
@@ -623,6 +629,7 @@ def score(rs, counts, melds, void, flags, out, w1, w2, benjin, meld_wilds=0):
         if t != void and rs[R.P_SUITS] >> t & 1:
             allowed |= 511 << 9 * t
     _res[0] = -1
+    _res[1] = wn
     _assign(rs, melds, void, flags, wn, 0, allowed, benjin, held)
     if _res[0] >= 0 and out is not None:
         for i in range(min(len(out), fan.NOUT)):
@@ -634,11 +641,13 @@ def _assign(rs, melds, void, flags, n, lo, allowed, benjin, held):
     """Give the n wilds left faces from lo up (allowed: bits of the faces of
     the suits in play), each only a face that, with the wilds after it,
     still wins (the waits of the tiles so far); score each win."""
-    if n == 0:
-        if not (shape.is_standard(_asg, void) or shape.is_qidui(_asg)):
-            return
+    if n == 0:  # a win: the walk takes only faces that still win (fan.score checks)
         fl = flags | (fan.BENJIN if _asg[benjin] + held >= 3 else 0)
         v = fan.score(rs, _asg, melds, void, fl, _wout, -1)
+        for i in range(_res[1]):
+            f = _pick[i]
+            if v >= by_face[f]:
+                by_face[f] = v + 1
         if v > _res[0]:
             _res[0] = v
             for i in range(fan.NOUT):
@@ -649,6 +658,7 @@ def _assign(rs, melds, void, flags, n, lo, allowed, benjin, held):
     while ok:
         if ok & 1 and _asg[f] < 7:  # an eighth copy is never needed
             _asg[f] += 1
+            _pick[n - 1] = f
             _assign(rs, melds, void, flags, n - 1, f, allowed, benjin, held)
             _asg[f] -= 1
         ok >>= 1

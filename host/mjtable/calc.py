@@ -8,7 +8,7 @@ MicroPython, mp_calc imports it as a top-level module (it sits beside
 mp_calc.py); it keeps to the MicroPython subset and imports only sichuan.
 """
 
-from sichuan import fan, settle, shape, tiles
+from sichuan import fan, shape, tiles
 from sichuan import ruleset as R
 
 _lim = bytearray(27)
@@ -52,7 +52,7 @@ def best_wait(rs, counts, melds=(), void=-1, largest=True):
     for f in range(27):
         if mask >> f & 1:
             v = fan.wait_value(rs, counts, melds, void, f)
-            if v >= 0 and settle.beats(v, best, largest):
+            if v >= 0 and fan.beats(v, best, largest):
                 best = v
                 at = f
     return best, at

@@ -3,7 +3,7 @@ gives the same numbers on CPython and MicroPython, a shuffled wall, a
 simple bot, and scripted hands from notation."""
 
 from sichuan import game as G
-from sichuan import meld, tiles
+from sichuan import meld, tiles, wild
 from sichuan.claims import C_PENG, ST_GAVE
 from sichuan.settle import EV_ACCEPTED, EV_PAY
 
@@ -254,6 +254,35 @@ def table(rs, hands, voids=None, dealer=0):
         for s in range(len(hands)):
             ok(g, (G.DINGQUE, s, voids[s], 0))
     assert g.phase == G.PH_DISCARD and g.turn == dealer
+    return g
+
+
+def wild_deal(nxt, rs, k):
+    """A 宜宾 game (rs: a yibin ruleset) after 定缺 whose seat 3 holds k wild
+    copies and two suits, the other seats random; nxt(n) -> 0..n-1 (check.lcg)."""
+    left = bytearray([4] * 27)
+    b = nxt(27)
+    w1, w2 = wild.wild_faces(b)
+    left[b] -= 1  # the 本金 turned
+    v3 = nxt(3)
+    hands = [bytearray(27) for _ in range(4)]
+    for _ in range(k):
+        w = w1 if left[w1] and (nxt(2) or not left[w2]) else w2
+        hands[3][w] += 1
+        left[w] -= 1
+    for s, n in ((3, 13 - k), (0, 14), (1, 13), (2, 13)):
+        while n:
+            f = nxt(27)
+            if left[f] and (s != 3 or (f // 9 != v3 and f != w1 and f != w2)):
+                hands[s][f] += 1
+                left[f] -= 1
+                n -= 1
+    g = G.Game(rs, 0, G.DIR_NEXT)
+    for s in range(4):
+        ok(g, (G.DEAL, s, hands[s], 0))
+    ok(g, (G.BENJIN, 0, b, 0))
+    for s in range(4):
+        ok(g, (G.DINGQUE, s, v3 if s == 3 else fewest_suit(hands[s]), 0))
     return g
 
 

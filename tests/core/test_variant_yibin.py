@@ -2,7 +2,18 @@
 
 from calckit import calc
 from check import lcg
-from gamekit import act, discard, f_, fewest_suit, located, ok, play, refused, rules, snapshot
+from gamekit import (
+    act,
+    discard,
+    f_,
+    located,
+    ok,
+    play,
+    refused,
+    rules,
+    snapshot,
+    wild_deal,
+)
 from sichuan import claims as C
 from sichuan import fan, handlog, meld, presets, settle, tiles, wild
 from sichuan import game as G
@@ -245,45 +256,23 @@ def _ready_every_wait(g, s):
     return best, at
 
 
-def _wild_deal(nxt, rs, k):
-    """A yibin game after 定缺 whose seat 3 holds k wild copies and two
-    suits; the other seats random."""
-    left = bytearray([4] * 27)
-    b = nxt(27)
-    w1, w2 = wild.wild_faces(b)
-    left[b] -= 1  # the 本金 turned
-    v3 = nxt(3)
-    hands = [bytearray(27) for _ in range(4)]
-    for _ in range(k):
-        w = w1 if left[w1] and (nxt(2) or not left[w2]) else w2
-        hands[3][w] += 1
-        left[w] -= 1
-    for s, n in ((3, 13 - k), (0, 14), (1, 13), (2, 13)):
-        while n:
-            f = nxt(27)
-            if left[f] and (s != 3 or (f // 9 != v3 and f != w1 and f != w2)):
-                hands[s][f] += 1
-                left[f] -= 1
-                n -= 1
-    g = G.Game(rs, 0, G.DIR_NEXT)
-    for s in range(4):
-        ok(g, (G.DEAL, s, hands[s], 0))
-    ok(g, (G.BENJIN, 0, b, 0))
-    for s in range(4):
-        ok(g, (G.DINGQUE, s, v3 if s == 3 else fewest_suit(hands[s]), 0))
-    return g
-
-
-def test_chajiao_with_wilds_stops_at_one_wild_more():
-    """A ready seat's 查叫 value and face, found by the bound (a wait is worth
-    no more than one wild more), are those of scoring every wait."""
+def test_chajiao_with_wilds_scores_every_wait_in_one_walk():
+    """A ready seat's 查叫 value and face, from one walk with a wild more
+    (wild.by_face), are those of scoring every wait; and so is by_face's
+    value of each wait, not only the chosen one."""
     nxt = lcg(7)
     ready = 0
     for rs in (rules("yibin"), rules("yibin", chajiao=2)):
         for i in range(12):
-            g = _wild_deal(nxt, rs, 1 + i % 4)
+            g = wild_deal(nxt, rs, 1 + i % 4)
             for s in (1, 2, 3):
                 want = _ready_every_wait(g, s)
                 assert settle.ready_value(g, s) == want, (i, s, want)
                 ready += want[0] >= 0
-    assert ready >= 12  # ready seats, where the bound's path runs, not only (-1, -1)
+            mask = g.waits(3)
+            if mask and g.wait_value(3, g.w1) >= 0:
+                by = list(wild.by_face)
+                for f in range(27):
+                    if mask >> f & 1 and f != g.w1 and f != g.w2:
+                        assert by[f] - 1 == g.wait_value(3, f), (i, f)
+    assert ready >= 12  # ready seats (the walk), not only (-1, -1)
