@@ -1,8 +1,9 @@
 """The table controller as asyncio tasks: what main.py starts (start()).
 
 On the board (sys.platform "rp2"): boards.pico wiring, files on the Pico's
-LittleFS at /, the hardware watchdog fed by the scan task (a hung scan
-resets the board within 8 s). On the unix port:
+LittleFS at /, the hardware watchdog fed by the scan task and, for one
+long step of the game, by a timer (table/watchdog.py: a scan task stuck
+for a minute resets the board). On the unix port:
 
     micropython -X heapsize=128K main.py sim PORT FLASH_IMAGE [claim_ms [preset]]
 
@@ -200,7 +201,7 @@ def active_rules(root, preset):
 def main_board():
     import machine
     from boards import pico
-    from table import hostlink, usbport
+    from table import hostlink, usbport, watchdog
 
     # the link's USB interface first: adding it re-enumerates the device
     read, write, _ = usbport.open_stream()
@@ -211,7 +212,7 @@ def main_board():
     ctl = boot(board, "", rs)
     hl = hostlink.HostLink(ctl, "", read, write, key=hostlink.load_key(""),
                            button=hostlink.key_button(board), table_id=machine.unique_id())
-    wdt = machine.WDT(timeout=8000)
+    wdt = watchdog.Watchdog(machine.WDT(timeout=8000), machine.Timer(-1), time.ticks_ms)
     asyncio.run(run(ctl, board, time.ticks_ms, wdt, hl=hl))
 
 
