@@ -7,6 +7,7 @@ from drivers import buttons as B
 from gamekit import snapshot
 from sichuan import game as G
 from sichuan import handlog
+from storage_util import scratch
 from table import alerts
 from tablekit import TableRig
 
@@ -94,7 +95,7 @@ def test_full_flash_refuses_a_new_hand_and_says_why():
     from table.controller import FULL, PLAY
     from table.logstore import LOW_SPACE, LogStore
 
-    folder = "/tmp/mj_full_%d" % (os.getpid() if hasattr(os, "getpid") else 7)
+    folder = scratch("full")
     logs = LogStore(folder, reserve=1 << 40)  # more free space than any flash has
     r = TableRig(logs=logs)
     r.frame(3)
@@ -135,7 +136,7 @@ def test_alerts_are_logged_with_the_hand():
     from table.controller import REC_ALERT
     from table.logstore import LogStore
 
-    folder = "/tmp/mj_alog_%d" % (os.getpid() if hasattr(os, "getpid") else 9)
+    folder = scratch("alog")
     logs = LogStore(folder)
     r = TableRig(logs=logs)
     r.frame(2)

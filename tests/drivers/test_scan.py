@@ -8,6 +8,7 @@ except ImportError:
     sys.path.append(__file__.rsplit("/", 2)[0] + "/core")
     from check import raises
 
+from storage_util import scratch
 from table import store
 from table.enroll import Enrollment
 from table.scan import NOWHERE, Scanner
@@ -43,10 +44,11 @@ def test_enroll_blob_roundtrip_and_bad_blob():
     raises(ValueError, f.load_blob, b"\x01" * 10)
 
 
-def test_enroll_save_load(tmp="/tmp"):
+def test_enroll_save_load():
     import os
 
-    path = "%s/mj_enroll_%d" % (tmp, os.getpid() if hasattr(os, "getpid") else 1)
+    folder = scratch("enroll")
+    path = folder + "/enroll.bin"
     e = Enrollment()
     e.set(12, tile_uid(12))
     e.save(path)
@@ -54,6 +56,7 @@ def test_enroll_save_load(tmp="/tmp"):
     assert f.load(path) == store.OK and f.lookup(tile_uid(12)) == 12
     assert Enrollment().load(path + ".none") == store.MISSING
     os.remove(path)
+    os.rmdir(folder)
 
 
 def test_arrival_needs_two_scans():
