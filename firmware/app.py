@@ -212,7 +212,8 @@ def main_board():
     ctl = boot(board, "", rs)
     hl = hostlink.HostLink(ctl, "", read, write, key=hostlink.load_key(""),
                            button=hostlink.key_button(board), table_id=machine.unique_id())
-    wdt = watchdog.Watchdog(machine.WDT(timeout=8000), machine.Timer(-1), time.ticks_ms)
+    wdt = watchdog.Watchdog(machine.WDT(timeout=watchdog.TIMEOUT_MS), machine.Timer(-1),
+                            time.ticks_ms)
     asyncio.run(run(ctl, board, time.ticks_ms, wdt, hl=hl))
 
 

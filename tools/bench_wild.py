@@ -28,12 +28,11 @@ for _p in (_HERE, _HERE + "/../firmware", _HERE + "/../tests/core"):
 
 import bench_mp  # noqa: E402
 from sichuan import settle, shape, wild  # noqa: E402
+from table import watchdog  # noqa: E402
 
 WILDS = (0, 1, 2, 3, 4)  # wild copies held
 BOARD_MS = 130e3  # ms per call on the board = BOARD_MS / unix-port calls per s (bench.py)
 CHAJIAO_DEALS = 30  # per count of wilds; quick: 3
-WATCHDOG_S = 8.0  # the RP2040 watchdog's timeout in app.py
-GRACE_S = 60.0  # table/watchdog.py's grace: a timer feeds it through one step this long
 
 
 def _with_wilds(hands, k):
@@ -130,7 +129,7 @@ def table(res):
     top = max(ch[k][1] for k in ch) * BOARD_MS / 1e6
     lines.append("board projection of the worst seat: %.1f s, one step (the watchdog: %.0f s,"
                  " fed by a timer for %.0f s of one step, table/watchdog.py)" % (
-                     top, WATCHDOG_S, GRACE_S))
+                     top, watchdog.TIMEOUT_MS / 1e3, watchdog.GRACE_MS / 1e3))
     slow = [k for k in WILDS if ms[k] >= 1.0]
     lines.append("target, under 1 ms per waits call on the board (DESIGN.md): %s" % (
         "FAIL with %s wilds" % ", ".join(map(str, slow)) if slow else "PASS for 0 to 4 wilds"))

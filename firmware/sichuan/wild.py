@@ -604,7 +604,8 @@ def score(rs, counts, melds, void, flags, out, w1, w2, benjin, meld_wilds=0):
     the W wild copies, C(18 + W - 1, W) (1140 for three), only the wins are
     walked: each wild takes only the faces that, with the wilds after it,
     still win (the waits of the tiles so far), a few percent of them. Each
-    win is scored."""
+    win is scored, and by_face keeps the best win per face a wild stands
+    for (settle.ready_value reads every wait's value from it)."""
     wn = counts[w1] + counts[w2]
     n = 0
     for f in range(27):

@@ -12,19 +12,20 @@ computation. A step up to grace_ms long passes; a scan task stuck for
 longer resets the board grace_ms plus the watchdog's timeout later; a VM
 stuck in C stops the callbacks too, and the hardware resets the board.
 
-Watchdog(wdt, timer, clock): wdt a machine.WDT, timer a machine.Timer,
-clock() -> ms (time.ticks_ms); feed() is the scan task's feed.
+Watchdog(wdt, timer, clock): wdt a machine.WDT (TIMEOUT_MS), timer a
+machine.Timer, clock() -> ms (time.ticks_ms); feed() is the scan task's feed.
 """
 
 from drivers.buttons import ticks_diff
 from micropython import const
 
-_GRACE_MS = const(60000)
+TIMEOUT_MS = const(8000)  # the WDT's: the RP2040 allows 8388 ms at most
+GRACE_MS = const(60000)
 _TICK_MS = const(1000)
 
 
 class Watchdog:
-    def __init__(self, wdt, timer, clock, grace_ms=_GRACE_MS, tick_ms=_TICK_MS):
+    def __init__(self, wdt, timer, clock, grace_ms=GRACE_MS, tick_ms=_TICK_MS):
         self.wdt = wdt
         self.clock = clock
         self.grace = grace_ms

@@ -21,11 +21,13 @@ class Timer:
         self.callback(self)
 
 
-def _dog(start=0, grace=60000):
+def _dog(start=0, grace=None):
+    """The feeder on stand-ins; grace None: its default, the 60 s the docs give."""
     now = [start]
     wdt = Wdt()
     tim = Timer()
-    dog = Watchdog(wdt, tim, lambda: now[0], grace)
+    clock = lambda: now[0]  # noqa: E731
+    dog = Watchdog(wdt, tim, clock) if grace is None else Watchdog(wdt, tim, clock, grace)
     return dog, wdt, tim, now
 
 

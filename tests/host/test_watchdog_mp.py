@@ -24,9 +24,11 @@ from sichuan import settle
 from table.watchdog import Watchdog
 
 class Wdt:
-    feeds = 0
+    at = [0] * 1000  # ticks_ms of each feed (no allocation in a callback)
+    n = 0
     def feed(self):
-        Wdt.feeds += 1
+        Wdt.at[Wdt.n] = time.ticks_ms()
+        Wdt.n += 1
 
 class Timer:
     def init(self, period, callback):
@@ -43,9 +45,11 @@ dog.feed()
 t0 = time.ticks_ms()
 v = settle.ready_value(g, 3)  # no scan feed until it returns
 ms = time.ticks_diff(time.ticks_ms(), t0)
-inside = Wdt.feeds - 1
 done = True
-print(v[0], ms, inside)
+# Feeds in the first half of the step: callbacks queued until the call
+# returned would all be stamped after it.
+first = [t for t in Wdt.at[1:Wdt.n] if time.ticks_diff(t, t0) < ms // 2]
+print(v[0], ms, len(first))
 """
 
 
@@ -55,5 +59,5 @@ def test_a_soft_timer_callback_feeds_inside_one_long_chajiao():
     assert p.returncode == 0, p.stdout + p.stderr
     value, ms, feeds = map(int, p.stdout.split())
     assert value >= 0 and ms >= 20, (value, ms)  # a ready seat, a step worth timing
-    # a tick every 5 ms: the callbacks ran inside the one call, not after it
-    assert feeds >= ms // 20, (ms, feeds)
+    # a tick every 5 ms: in the step's first half, at least one per 20 ms
+    assert feeds >= max(1, ms // 40), (ms, feeds)
