@@ -154,7 +154,7 @@ def mpy_sizes(outdir):
     unfolded = 0
     src = os.path.join(FIRMWARE, "sichuan")
     for name in sorted(os.listdir(src)):
-        if name.endswith(".py"):
+        if name.endswith(".py") and os.path.join("sichuan", name) not in B.HOST_ONLY:
             target = os.path.join(outdir, "unfolded.mpy")
             subprocess.run([MPY_CROSS, "-march=armv6m", "-s", "sichuan/" + name, "-o", target,
                             os.path.join(src, name)], check=True)
@@ -169,6 +169,7 @@ def mpy_sizes(outdir):
         "modules": modules,
         "total_bytes": sum(modules.values()),
         "unfolded_total_bytes": unfolded,
+        "host_only": [p for p in B.HOST_ONLY if p.startswith("sichuan")],
         "import_heap_bytes": _import_heap(local, names),
         # each alone in a fresh interpreter, so it includes the modules it imports
         "import_heap_modules": {m: _import_heap(local, [m]) for m in names},
@@ -360,6 +361,7 @@ def core_table(res):
         "  %-26s %10d %10d" % ("total (all imported)", m["total_bytes"], m["import_heap_bytes"]),
         "  %-26s %10d" % ("total, constants unfolded", m["unfolded_total_bytes"]),
         "  (import = heap bytes held after importing from .mpy, with what the module imports)",
+        "  (left out of the board's build, host and tests only: %s)" % ", ".join(m["host_only"]),
         "",
         "targets (reported, never fail the build):",
     ]

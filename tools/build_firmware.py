@@ -10,8 +10,9 @@ compiling it at boot costs next to nothing).
 First the public constants are folded into the code that uses them
 (tools/constfold.py): the board keeps no name for them. Code only CPython
 runs (`if sys.implementation.name != "micropython":`) is left out
-(`board_only`). Exits non-zero, naming the file, if any file fails to fold
-or to compile.
+(`board_only`), and so are the modules only the host and the tests import
+(HOST_ONLY: sichuan/tiles.py, the notation for people). Exits non-zero,
+naming the file, if any file fails to fold or to compile.
 """
 
 import ast
@@ -25,6 +26,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import constfold  # noqa: E402
 
 AS_SOURCE = ("main.py", "boot.py")
+# Nothing on the board imports these (tests/host/test_constfold.py checks):
+# 1,080 B of .mpy the board would carry for nothing (docs/decisions.md).
+HOST_ONLY = (os.path.join("sichuan", "tiles.py"),)
 # the native emitter's architecture names, by sys.implementation._mpy >> 10
 _ARCHS = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp",
           "armv7emdp", "xtensa", "xtensawin", "rv32imc", "rv64imc")
@@ -107,6 +111,8 @@ def build(src, dst, arch="armv6m", as_source=AS_SOURCE):
     failed = []
     with tempfile.TemporaryDirectory() as stage:
         for rel in sorted(folded):
+            if rel in HOST_ONLY:
+                continue
             package = rel.split(os.sep)[0] if os.sep in rel else "(top)"
             os.makedirs(os.path.join(dst, os.path.dirname(rel)), exist_ok=True)
             staged = os.path.join(stage, rel)

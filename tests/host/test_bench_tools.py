@@ -141,7 +141,8 @@ def test_bench_quick_writes_all_keys(tmp_path):
     assert core["heap"]["peak_call_bytes"] >= 0 and core["heap"]["heapsize"]
     assert core["heap"]["waits_mask_bytes"] >= 0
     mods = core["mpy"]["modules"]
-    assert {"shape", "tiles"} <= set(mods)
+    assert {"shape", "fan"} <= set(mods) and "tiles" not in mods  # host only (HOST_ONLY)
+    assert core["mpy"]["host_only"] == ["sichuan/tiles.py"]
     assert core["mpy"]["total_bytes"] == sum(mods.values())
     assert core["mpy"]["import_heap_bytes"] > 0
     assert core["mpy"]["import_heap_modules"]["shape"] > 0

@@ -3,6 +3,7 @@
 import os
 import re
 import sys
+import tempfile
 
 import pytest
 
@@ -141,3 +142,24 @@ def test_the_board_build_keeps_no_cpython_branch():
     assert "_STEP = tuple(" not in shape and "t = _STEP" not in shape  # comments stay
     assert "def ptr8" not in shape and "@micropython.viper" in shape
     assert "from .shape import ptr8" not in build_firmware.board_only(fw["sichuan/wild.py"])
+
+
+def test_the_board_build_leaves_out_what_only_the_host_imports():
+    fw = build_firmware._sources(os.path.join(ROOT, "firmware"))
+    for rel in build_firmware.HOST_ONLY:
+        name = rel[:-3].replace(os.sep, ".")
+        short = name.rsplit(".", 1)[1]
+        for path, text in fw.items():
+            if path == rel:
+                continue
+            for line in text.splitlines():
+                words = line.replace(",", " ").split()
+                if words[:1] in (["import"], ["from"]):
+                    assert name not in words and "." + short not in words and not (
+                        words[1] in ("sichuan", ".") and short in words), (path, line)
+    with tempfile.TemporaryDirectory() as out:
+        build_firmware.build(os.path.join(ROOT, "firmware"), out)
+        assert os.path.exists(os.path.join(out, "sichuan", "shape.mpy"))
+        for rel in build_firmware.HOST_ONLY:
+            assert not os.path.exists(os.path.join(out, rel[:-3] + ".mpy")), rel
+
