@@ -27,6 +27,7 @@ _P_GUOSHOU = const(27)
 _P_LAST4_FORCED = const(28)
 _P_XIAOHU = const(46)
 _P_HAIDI_CLAIM = const(51)
+_G_PH_ROB = const(6)
 
 # Claim mask bits (PROMPT events carry a mask of these).
 C_HU = const(1)
@@ -75,26 +76,30 @@ ST_NOHU = const(128)    # 报胡 and passed a win: no more wins this hand
 
 
 def void_held(g, s):
-    """True if seat s still holds a tile of its void suit (or, without a
-    declared 定缺 but 缺一门 required, holds all three suits)."""
+    """True if seat s still holds a tile of its declared void suit: no claim
+    nor kong until it is gone."""
     v = g.void[s]
     h = g.hand[s]
     if v < 3:
         for f in range(v * 9, v * 9 + 9):
             if h[f] and f != g.w1 and f != g.w2:  # a 听用 wild is no suit's tile
                 return True
-        return False
-    if g.rs[_P_DINGQUE] == 2:
-        return g.suits_held(s) == 7
     return False
 
 
-def guoshou_ok(g, s, f, fanv):
-    """False if a passed win (过手胡) forbids seat s to win a discard of f.
+def cannot_win(g, s):
+    """True if seat s may not win as it stands, and is a 花猪 if the wall runs
+    out so: it holds its void suit or, without a declared 定缺 but 缺一门
+    required (rs dingque 2), all three suits. Seed 004 ("缺门可胡,即胡牌的时候
+    不能有三种花色的牌") bars only the win there, not 碰/杠."""
+    return void_held(g, s) or g.rs[_P_DINGQUE] == 2 and g.suits_held(s) == 7
 
-    fanv: the capped fan of this win (mode 2 compares it), or -1 to let the
-    caller skip mode 2 (computed lazily only when a pass is on record).
-    """
+
+def guoshou_ok(g, s, f, rob):
+    """False if a passed win (过手胡) forbids seat s to win a discard of f
+    (rob: a 补杠 of f). Mode 2 compares the fan of this win with the passed
+    one's, both with their 杠上炮/抢杠胡/海底/绝张 ("加番可以和"; T/TFMJ: "the
+    same or a lower fan value"), scored only when a pass is on record."""
     mode = g.rs[_P_GUOSHOU]
     if mode == 0:
         return True
@@ -105,9 +110,7 @@ def guoshou_ok(g, s, f, fanv):
     passed = g.gs_fan[s]
     if passed == 255:
         return True
-    if fanv < 0:
-        fanv = g.discard_win_fan(s, f, 0)
-    return fanv > passed
+    return g.discard_win_fan(s, f, win_flags_discard(g, s, f, rob)) > passed
 
 
 def discard_mask(g, s, f):
@@ -119,7 +122,7 @@ def discard_mask(g, s, f):
     if st & ST_LEFT or void_held(g, s):
         return 0
     m = 0
-    if g.waits(s) >> f & 1 and not st & ST_NOHU and guoshou_ok(g, s, f, -1):
+    if g.waits(s) >> f & 1 and not st & ST_NOHU and guoshou_ok(g, s, f, 0):
         if g.rs[_P_XIAOHU] == 1 or xiaohu_ok(g, s, f):
             m = C_HU
     if st & ST_LOCKED or f // 9 == g.void[s] or g.qing:
@@ -145,7 +148,7 @@ def xiaohu_ok(g, s, f):
     d = g.pseat
     if g.qing or (d >= 0 and g.status[d] & ST_BAOHU and not g.status[d] & ST_WON):
         return True
-    return g.discard_win_fan(s, f, win_flags_discard(g, d, f)) > 0
+    return g.discard_win_fan(s, f, win_flags_discard(g, s, f, 0)) > 0
 
 
 def rob_mask(g, s, f):
@@ -154,8 +157,8 @@ def rob_mask(g, s, f):
         return 0
     if g.status[s] & (ST_LEFT | ST_NOHU) or void_held(g, s):
         return 0
-    if g.waits(s) >> f & 1 and guoshou_ok(g, s, f, -1):
-        if g.rs[_P_XIAOHU] == 1 or g.discard_win_fan(s, f, _F_QIANGGANG) > 0:
+    if g.waits(s) >> f & 1 and guoshou_ok(g, s, f, 1):
+        if g.rs[_P_XIAOHU] == 1 or g.discard_win_fan(s, f, win_flags_discard(g, s, f, 1)) > 0:
             return C_HU
     return 0
 
@@ -170,7 +173,7 @@ def claim_reason(g, s, kind_bit, f):
     if kind_bit == C_HU:
         if not (g.waits(s) >> f & 1) or st & ST_NOHU:
             return NOT_A_WIN
-        if not guoshou_ok(g, s, f, -1):
+        if not guoshou_ok(g, s, f, g.phase == _G_PH_ROB):
             return GUOSHOU
         return OK if g.rs[_P_XIAOHU] == 1 or xiaohu_ok(g, s, f) else XIAOHU
     if st & ST_LOCKED:
@@ -196,13 +199,22 @@ def forced(g):
     return g.rs[_P_LAST4_FORCED] and g.wall < 4
 
 
-def win_flags_discard(g, discarder, f):
-    """fan flags of a win on a discard (or a robbed 补杠) of face f."""
-    fl = 0
-    if g.after_gang and discarder == g.turn:
-        fl |= _F_GANGSHANGPAO
-    if g.wall == 0:
+def win_flags_discard(g, s, f, rob):
+    """fan flags of seat s winning the pending discard of face f (g.pseat's),
+    or with rob its 补杠 of f (抢杠胡, no 杠上炮)."""
+    fl = _F_QIANGGANG if rob else _F_GANGSHANGPAO if g.after_gang and g.pseat == g.turn else 0
+    if g.wall == 0 and not g.after_peng:  # the last tile's discard, not one after a 碰 of it
         fl |= _F_HAIDI
-    if g.shown[f] >= 4:  # the other three copies are all on the table
+    if g.shown[f] >= 4 and dead_waits(g, f, g.waits(s)):
         fl |= _F_JUEZHANG
     return fl
+
+
+def dead_waits(g, f, w):
+    """True if every wait in mask w but f has all four copies face up: 绝张
+    ("所和的牌是所有可和的牌里最后一张并且其他牌均已被打出或被碰"). 听用 wilds, which win
+    any hand but are never discarded, are not counted: 宜宾 scores 绝张."""
+    for x in range(27):
+        if w >> x & 1 and g.shown[x] < 4 and x != f and x != g.w1 and x != g.w2:
+            return False
+    return True

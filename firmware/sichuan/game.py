@@ -39,7 +39,7 @@ from micropython import const
 
 from . import claims, fan, meld, settle, shape
 from . import ruleset as R
-from .claims import void_held
+from .claims import cannot_win, void_held
 
 # Codes of sichuan.claims and settle, fan flags (_F_), meld kinds (_M_) and
 # ruleset parameters that this module uses, folded in at compile time: a name
@@ -92,7 +92,6 @@ _EV_VOIDS = const(8)
 _F_ZIMO = const(1)
 _F_GANGSHANGHUA = const(2)
 _F_GANGSHANGPAO = const(4)
-_F_QIANGGANG = const(8)
 _F_HAIDI = const(16)
 _F_JUEZHANG = const(32)
 _F_TIANHU = const(64)
@@ -278,7 +277,7 @@ class Game:
         """Bitmask of faces that complete seat s's 3n+1 concealed tiles (cached)."""
         w = self._w[s]
         if w < 0:
-            if void_held(self, s):
+            if cannot_win(self, s):
                 w = 0
             else:
                 w = self.waits_limited(s, None)
@@ -351,7 +350,7 @@ class Game:
         A hand completed by a 碰 is no win until a tile is drawn."""
         if self.drawn < 0 and not (s == self.dealer and self.ndisc == 0 and self.calls == 0):
             return False
-        if void_held(self, s) or self.status[s] & _ST_NOHU:
+        if cannot_win(self, s) or self.status[s] & _ST_NOHU:
             return False
         if self.w1 >= 0:
             return self.wild.is_win(self.hand[s], self.w1, self.w2, self._vd(s))
@@ -380,7 +379,11 @@ class Game:
             elif s != self.dealer and self.ndraw[s] == 1 and not self._discarded(s):
                 flags |= _F_DIHU
         if f >= 0 and self.shown[f] >= 3:
-            flags |= _F_JUEZHANG
+            h = self.hand[s]
+            h[f] -= 1  # the waits before the draw
+            if claims.dead_waits(self, f, self.waits_limited(s, None)):
+                flags |= _F_JUEZHANG
+            h[f] += 1
         if self.after_gang and self.kong_giver >= 0 and self.rs[_P_DIANGANG_HUA] == 2:
             flags &= ~_F_ZIMO
         return flags
@@ -1067,7 +1070,8 @@ class Game:
             if self.status[t] & _ST_BAOHU:
                 self.status[t] |= _ST_NOHU  # "报胡后如果...他家点炮没胡...不能再食和"
             if mode == 2:
-                v = self.discard_win_fan(t, f, 0)
+                fl = claims.win_flags_discard(self, t, f, self.phase == PH_ROB)
+                v = self.discard_win_fan(t, f, fl)
                 if self.gs_fan[t] == 255 or v > self.gs_fan[t]:
                     self.gs_fan[t] = v
             elif mode:
@@ -1119,12 +1123,11 @@ class Game:
         f = self.pend
         d = self.pseat
         robbed = self.phase == PH_ROB
-        flags = claims.win_flags_discard(self, d, f)
         if robbed:
-            flags = (flags & ~_F_GANGSHANGPAO) | _F_QIANGGANG
             self.gone[f] += 1
+        flags = 0
         if self.qing:
-            flags |= _F_QINGHUPAO  # "有其他家胡打出的请胡牌时，请胡失败，该家的胡牌番数+3"
+            flags = _F_QINGHUPAO  # "有其他家胡打出的请胡牌时，请胡失败，该家的胡牌番数+3"
             self.qing = 0
         winners = []
         for k in range(1, self.np):
@@ -1134,13 +1137,13 @@ class Game:
         self._clear_prompts()
         for w in winners:
             h = self.hand[w]
+            wf = flags | claims.win_flags_discard(self, w, f, robbed) | self.seat_flags(w)
             h[f] += 1
-            wf = flags | self.seat_flags(w)
             v = self.score(w, h, wf, f)
             h[f] -= 1
             settle.win_discard(self, ev, w, d, v, robbed)
             ev.append((_EV_WIN, w, v, wf, d, f))
-        if flags & _F_GANGSHANGPAO:
+        if wf & _F_GANGSHANGPAO:
             settle.zhuanyi(self, ev, d, winners)
         if self.nwins == 0:
             self.first_from = d

@@ -11,7 +11,7 @@ and 呼叫转移 can give back or pass on exactly what was paid.
 from micropython import const
 
 from . import fan
-from .claims import void_held
+from .claims import cannot_win
 
 # Status bits of sichuan.claims, meld kinds (_M_) and ruleset parameters,
 # folded in at compile time (an imported name costs its string and
@@ -267,7 +267,7 @@ def liuju(g, ev):
         if g.status[s] & _ST_WON:
             status[s] = 255
             continue
-        if void_held(g, s):
+        if cannot_win(g, s):
             status[s] = CK_HUAZHU if hz_on else CK_NOT_READY
             continue
         value[s] = ready_value(g, s)[0]

@@ -135,7 +135,7 @@ def _digest(name, n):
 
 DIGESTS = {
     "xuezhan": 382734306, "xueliu": 3260846143, "tfmj-2024": 3705385985,
-    "chengdu": 289125408, "games456": 114793450, "bloodshed": 1006385404,
+    "chengdu": 289125408, "games456": 275036276, "bloodshed": 1006385404,
 }
 
 
