@@ -179,7 +179,6 @@ END_WINNERS = const(1)  # 血战: enough winners, or one player left
 # claim bit of an action kind
 _BITS = (0, 0, 0, 0, 0, _C_PENG, _C_GANG, 0, 0, _C_HU, 0, 0, 0, 0, 0, _C_FEI)
 _MAXD = const(96)    # discards in a hand (55 draws + claims leave room)
-_MAXLED = const(64)  # kong ledger entries
 _tmp = bytearray(27)
 _lim = bytearray(27)
 
@@ -232,7 +231,8 @@ class Game:
         self.gs_mask = [0] * np
         self.gs_fan = bytearray(b"\xff" * np)
         self.calls = 0        # claims and kongs so far (end 天胡/地胡)
-        self.ledger = bytearray(4 * _MAXLED)
+        # 4 bytes an entry; at most 4 kongs a seat, each paid by np - 1 seats
+        self.ledger = bytearray(16 * np * (np - 1))
         self.nled = 0
         self.chain_lo = 0
         self.last_lo = 0

@@ -1,4 +1,4 @@
-"""Two- and three-player tables and 叫马 (issue 6), rule by rule.
+"""Two- and three-player tables and 叫马 (issue 6), rule by rule; five seats' kong ledger.
 
 Seed 000 二人玩法: "跳牌：摸牌时闲家摸13张牌，庄家摸14张牌" (the rest of the passage
 is terms). Three players: no seed passage; the preset takes the common house
@@ -9,7 +9,20 @@ rule of one suit removed (三人两房: 筒 and 条, 72 tiles, as 断卡根's "�
 """
 
 from check import raises
-from gamekit import act, f_, faces, located, ok, play, refused, rules, snapshot
+from gamekit import (
+    act,
+    discard,
+    draw,
+    f_,
+    faces,
+    located,
+    ok,
+    play,
+    refused,
+    rules,
+    snapshot,
+    table,
+)
 from sichuan import fan, handlog, presets, tiles
 from sichuan import game as G
 from sichuan import ruleset as R
@@ -240,3 +253,25 @@ def test_table_can_run():
     rs.set(R.P_TINGYONG, 2)
     okay, why = R.table_can_run(rs)
     assert not okay and "tingyong" in why
+
+
+def test_five_seats_with_four_kongs_each_fit_the_ledger():
+    # 4 kongs x 5 seats x 4 payers = 80 entries (the ledger held 64 before)
+    rs = rules("xuezhan", players=5, dingque=0)
+    name = tiles.name  # faces 0-14 in quads, 15-19 singles, 20-25 spare
+    hands = []
+    for s in range(5):
+        h = " ".join(name(3 * s + k) * 4 for k in range(3)) + " " + name(15 + s)
+        hands.append(h + (" " + name(20) if s == 0 else ""))
+    g = table(rs, hands)
+    for s in range(5):
+        single = name(15 + s)
+        if s:
+            draw(g, s, single)
+        todo = [name(3 * s), name(3 * s + 1), name(3 * s + 2), single]
+        for k, q in enumerate(todo):
+            act(g, G.ANGANG, s, q)
+            draw(g, s, single if k < 3 - (s > 0) else name(21 + s))
+        discard(g, s, name(21 + s))
+    assert list(g.nmeld) == [4] * 5 and g.nled == 80
+    assert sum(g.delta) == 0 and g.wall == 108 - 66 - 24
