@@ -168,6 +168,10 @@ def boot(board, root, rs, enrollment_blob=None, claim_ms=5000):
         en.save(path)
     _collect()
     logs = LogStore(root + "/" + LOG_DIR)
+    for r in logs.repairs:  # a power cut tore the last record: cut off, kept out
+        print("log %d repaired: %d B of a torn record %d cut" % r)
+    for d in logs.damaged:
+        print("log %d damaged (reason %d at record %d, byte %d): kept, no appends" % d)
     failed = board.init()
     if failed:
         print("chips not answering:", failed)
@@ -188,6 +192,8 @@ def active_rules(root, preset):
             return R.from_blob(blob)
         except ValueError:
             print("stored ruleset refused; playing", preset)
+    elif status == store.CORRUPT:
+        print("stored ruleset corrupt; playing", preset)
     from sichuan import presets
 
     rs = presets.get(preset)

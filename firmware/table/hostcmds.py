@@ -529,6 +529,11 @@ class Host:
         ]
         if self.refused:
             lines.append("refused=%s" % self.refused)
+        # what the boot found (docs/storage.md): log id:bytes cut, log id:reason
+        if self.logs.repairs:
+            lines.append("repaired=" + ",".join("%d:%d" % r[:2] for r in self.logs.repairs))
+        if self.logs.damaged:
+            lines.append("damaged=" + ",".join("%d:%d" % d[:2] for d in self.logs.damaged))
         return ("\n".join(lines) + "\n").encode()
 
     # --- live events and seals, called by the controller ---

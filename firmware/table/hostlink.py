@@ -32,10 +32,13 @@ class LiveLog:
         return self._log.head()
 
     def close(self):
-        try:
-            self._host.seal(self._log)
-        except (OSError, ValueError):
-            pass  # an unsealed log is reported by the host, not fatal to the game
+        # A damaged log (a failed write: flash full, EIO) refuses the seal
+        # with LogError; it stays unsealed, which the host reports.
+        if self._log.damaged is None:
+            try:
+                self._host.seal(self._log)
+            except (OSError, ValueError):
+                pass  # an unsealed log is reported by the host, not fatal to the game
         self._log.close()
 
 

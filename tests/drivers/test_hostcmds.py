@@ -344,3 +344,54 @@ def test_whitening_is_its_own_inverse_and_clears_the_special_bytes():
     assert bytes(data) == orig
     for b in (0, 3, 4):  # the bytes the stuffing removes stop being special
         assert b ^ MASK not in (0, 3, 4)
+
+
+class _Full:
+    """A log file whose writes fail as on a full flash (ENOSPC)."""
+
+    def write(self, b):
+        raise OSError(28, "ENOSPC")
+
+    def flush(self):
+        pass
+
+    def close(self):
+        pass
+
+
+def test_a_hand_whose_last_write_failed_closes_unsealed():
+    from table.hostlink import LiveLog
+
+    t = Rig()
+    try:
+        log = t.make_log(2)
+        n = log.count
+        log._f.close()
+        log._f = _Full()
+        try:
+            log.append(HC.T_ACT, b"\x01\x02")
+            raise AssertionError("the append should fail")
+        except OSError:
+            pass
+        assert log.damaged is not None
+        LiveLog(log, t.host).close()  # the seal is refused, not raised (LogError)
+        again = RecordLog(t.logs.path(log.log_id))
+        assert again.count == n and again.read(n - 1)[0] != HC.T_SEAL
+        again.close()
+    finally:
+        t.close()
+
+
+def test_info_reports_a_torn_tail_the_boot_cut():
+    t = Rig()
+    try:
+        log = t.make_log(2)
+        lid = log.log_id
+        log.close()
+        assert "repaired" not in t.info()
+        with open(t.logs.path(lid), "ab") as f:  # half a record: the power cut
+            f.write(b"\xa5\x02\x10\x00\xef\xff" + b"\x07" * 9)
+        t.logs.__init__(t.logs.folder)  # the next boot
+        assert t.logs.repairs and t.info()["repaired"] == "%d:15" % lid
+    finally:
+        t.close()
