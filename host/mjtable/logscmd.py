@@ -277,9 +277,13 @@ def pull(args):
             data = pull_object(link, L.OBJ_LOG, lid, start, bar, save1)
         except L.LinkError as e:
             bar.end()
-            if start and e.status == 15:  # the partial copy was of another version
+            # The partial copy was of another version (E_CHECK), or of an
+            # older, longer log under this id (E_ARG: a re-formatted table
+            # restarts its ids): start over.
+            if start and e.status in (9, 15):
                 ar.save_partial(tid, lid, 0, 0, b"")
-                data = pull_object(link, L.OBJ_LOG, lid, b"", bar, save1)
+                start = b""
+                data = pull_object(link, L.OBJ_LOG, lid, start, bar, save1)
             else:
                 raise BadInput("log %d: pull cut (%s); run `mjtable logs pull` again to "
                                "resume" % (lid, e)) from None

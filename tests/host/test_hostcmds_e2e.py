@@ -185,6 +185,26 @@ def test_a_cut_pull_resumes_and_yields_identical_logs(env, capsys):
         t.close()
 
 
+def test_a_stale_longer_partial_copy_is_dropped_not_resumed(env, capsys):
+    # a partial copy of an older, longer log under the same id (a re-formatted
+    # table restarts its ids): resuming past the end is E_ARG; start over
+    t = Table(env, hands=2)
+    try:
+        link = session(t)
+        lid, size = logscmd.table_logs(link)[0]
+        link.stream.close()
+        from mjtable import archive
+
+        ar = archive.Archive(str(env / "archive.sqlite"))
+        ar.save_partial(link.table_id.hex(), lid, size + 5000, 1234, b"\x11" * (size + 2000))
+        ar.close()
+        code, out, err = call(capsys, "logs", "pull", "--port", t.path)
+        assert code == 0, err
+        assert "2 log(s) pulled" in out and "resumed" not in out
+    finally:
+        t.close()
+
+
 def test_unauthenticated_changes_are_refused(table, env, capsys):
     before = session(table).info()
     os.remove(env / "key")
