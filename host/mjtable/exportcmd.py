@@ -32,17 +32,30 @@ def add_parsers(sub):
 
 
 def collect(paths) -> list:
-    """One dict per distinct hand across the archives, in table/log order."""
-    seen = set()
-    out = []
+    """One dict per distinct hand across the archives, in table/log order.
+
+    A copy pulled while its hand was in play (`logs pull --all`) is a prefix
+    of the later whole log: a hand's log only grows, so a row whose bytes
+    begin another row's of the same table and log id is that hand again,
+    and only the longest copy counts."""
+    rows: dict = {}  # (table, log id) -> [(data, path, row id)]
     for path in paths:
         ar = archive.Archive(path, create=False)
         for r in ar.logs():
-            key = (r[1], r[2], r[3])
-            if key in seen:
-                continue
-            seen.add(key)
-            out.append(summarise(ar, r[0]))
+            rows.setdefault((r[1], r[2]), []).append((ar.log_data(r[0])[2], path, r[0]))
+        ar.close()
+    keep: dict = {}  # path -> row ids
+    for copies in rows.values():
+        copies.sort(key=lambda c: -len(c[0]))
+        kept: list = []
+        for data, path, row in copies:
+            if not any(k.startswith(data) for k in kept):
+                kept.append(data)
+                keep.setdefault(path, []).append(row)
+    out = []
+    for path, ids in keep.items():
+        ar = archive.Archive(path, create=False)
+        out += [summarise(ar, row) for row in ids]
         ar.close()
     out.sort(key=lambda h: (h["table"], h["log"]))
     return out

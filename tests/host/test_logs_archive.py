@@ -1,0 +1,102 @@
+"""The host's archive of pulled hand logs against logs the firmware's own code
+writes (table.logstore, sichuan.handlog, table.hostcmds' seal): what counts
+as a hand in `mjtable export`."""
+
+import argparse
+import struct
+
+from gamekit import play
+from mjtable import archive, exportcmd, logscmd
+from sichuan import game as G
+from sichuan import handlog, presets
+from sichuan import ruleset as R
+from table import hostcmds
+from table.link import Link
+from table.logstore import LogStore
+
+KEY = bytes(range(7, 39))
+TID = b"ARCHTBL1"
+
+
+class _Link:
+    """What logscmd._take asks of a link: its table and key, and ACK."""
+
+    table_id = TID
+    key = KEY
+
+    def __init__(self, busy=False):
+        self.busy = busy
+        self.acked = []
+
+    def request(self, code, payload, auth=False):
+        if self.busy:
+            from mjtable.link import LinkError
+
+            raise LinkError(8)
+        self.acked.append(struct.unpack_from("<I", payload)[0])
+        return b""
+
+
+class _Recorder:
+    """A handlog.Writer whose every action also becomes a log record, as the
+    controller writes them (gamekit.play calls record(a, evs))."""
+
+    def __init__(self, rs, log):
+        self.w = handlog.Writer(rs.crc(), rs[R.P_PLAYERS], 0, G.DIR_NEXT, 1000)
+        self.log = log
+        log.append(hostcmds.T_HEAD, self.w.buf)
+
+    def record(self, a, evs):
+        mark = len(self.w.buf)
+        self.w.record(a, evs)
+        self.log.append(hostcmds.T_ACT, self.w.buf[mark:])
+
+
+def _hand(folder, seed):
+    """(log id, log bytes, points) of one sealed bot hand of xuezhan, logged
+    as the table logs it."""
+    logs = LogStore(folder)
+    link = Link(lambda mv: 0, lambda mv: len(mv), key=KEY, table_id=TID)
+    host = hostcmds.install(link, logs, root=folder, table_id=TID)
+    rs = presets.get("xuezhan")
+    log = logs.new_log()
+    g = play(rs, seed, log=_Recorder(rs, log))
+    log.append(hostcmds.T_END, struct.pack("<%dh" % g.np, *g.delta))
+    host.seal(log)
+    log.close()
+    with open(logs.path(log.log_id), "rb") as f:
+        return log.log_id, f.read(), list(g.delta)
+
+
+def _records(data):
+    """The file header, then each record's bytes (docs/storage.md)."""
+    out = [data[:12]]
+    pos = 12
+    while pos < len(data):
+        n = struct.unpack_from("<H", data, pos + 2)[0]
+        out.append(data[pos:pos + 18 + n])
+        pos += 18 + n
+    return out
+
+
+def _take(ar, link, lid, data, newest=False, all_=False):
+    st = {"pulled": 0, "new": 0, "acked": 0, "bad": []}
+    logscmd._take(argparse.Namespace(all=all_, no_ack=False), ar, link, lid, data, newest, st)
+    return st
+
+
+def test_a_hand_pulled_in_play_and_again_whole_counts_once(tmp_path):
+    lid, whole, points = _hand(str(tmp_path / "logs"), 3)
+    in_play = b"".join(_records(whole)[:-3])  # `logs pull --all` while it was played
+    ar = archive.Archive(str(tmp_path / "ar.sqlite"))
+    _take(ar, _Link(busy=True), lid, in_play, newest=True, all_=True)
+    st = _take(ar, _Link(), lid, whole)
+    assert st["new"] == 1 and len(ar.logs()) == 2
+    ar.close()
+    hs = exportcmd.collect([str(tmp_path / "ar.sqlite")])
+    assert len(hs) == 1 and hs[0]["points"] == points and hs[0]["checked"]
+    # the same whole hand in a second archive is still one hand
+    ar2 = archive.Archive(str(tmp_path / "ar2.sqlite"))
+    _take(ar2, _Link(), lid, whole)
+    ar2.close()
+    assert len(exportcmd.collect([str(tmp_path / "ar.sqlite"), str(tmp_path / "ar2.sqlite")])) == 1
