@@ -467,13 +467,17 @@ class Game:
             r = self._face_ok(arg)
             if r:
                 return r
+            # "最后四张自动和": before 提 and 请胡 too, which would pass the win
+            if claims.forced(self) and self.can_selfwin(s) and not self.check((HU, s, -1)):
+                return _MUST_WIN
             if kind == QINGHU:
                 return self._check_qinghu(s, arg)
             if kind == TI:  # 提: "若摸到的牌与飞中的牌相同，则可用摸到的牌进行“提”的操作 ...
                 # （需自己摸牌后才能提）": the tile just drawn
-                return 0 if self.drawn == arg and self._fei_index(s, arg) >= 0 else _NOT_HELD
-            if claims.forced(self) and self.can_selfwin(s) and not self.check((HU, s, -1)):
-                return _MUST_WIN
+                if self.drawn != arg or self._fei_index(s, arg) < 0:
+                    return _NOT_HELD
+                # the wild comes back: wilds alone could not be discarded ("听用牌不能打出")
+                return 0 if self.hand_after_claim(s, arg, 1) else _WILD_TILE
             if kind == DISCARD:
                 return self._check_discard(s, arg)
             return self._check_kong(kind, s, arg)
@@ -982,6 +986,8 @@ class Game:
             self._end(END_WALL, ev)
 
     def _do_angang(self, s, f, ev):
+        if self.status[s] & _ST_BAOHU and self.can_selfwin(s):
+            self.status[s] |= _ST_NOHU  # "报胡后如果自家自摸...没胡...不能再食和": a kong instead
         self.hand[s][f] -= 4
         self.shown[f] += 4
         self._add_meld(s, meld.make(_M_ANGANG, f))

@@ -9,6 +9,10 @@
 - 海底: rules-notes "海底 applies only to the last tile"; seed 001 "牌墙最后一张牌
   自摸或放炮": a 自摸 of the last tile or a win on its discard, not on the
   discard after a 碰 of it (docs/engine.md).
+- 宜宾 提 is refused when only wilds would stay in hand ("听用牌不能打出"), and
+  neither 提 nor 断卡根's 请胡 gets round "最后四张自动和".
+- 断卡根 报胡: a 暗杠 in place of a 自摸 passes the win ("报胡后如果自家自摸...没胡
+  ...不能再食和").
 - games456 (rs dingque 2): seed 004 "缺门可胡,即胡牌的时候不能有三种花色的牌" bars
   the win with three suits, not 碰/杠.
 """
@@ -188,3 +192,173 @@ def test_tfmj_haidi_only_for_the_last_tile():
     ev = ok(g, (G.HU, 1, -1, 0))
     win = [e for e in ev if e[0] == EV_WIN][0]
     assert not win[3] & fan.HAIDI and win[2] == 0
+
+
+
+def _yibin(hands, voids, benjin="1m"):
+    g = G.Game(rules("yibin"), 0, G.DIR_NEXT)
+    for s in range(4):
+        ok(g, (G.DEAL, s, P(hands[s]), 0))
+    ok(g, (G.BENJIN, 0, f_(benjin), 0))
+    for s in range(4):
+        ok(g, (G.DINGQUE, s, voids[s], 0))
+    return g
+
+
+def _dkg(hands):
+    g = G.Game(rules("duankagen"), 0, G.DIR_NEXT)
+    for s in range(4):
+        ok(g, (G.DEAL, s, P(hands[s]), 0))
+    return g
+
+
+def _void_left(g, s, h, drawn):
+    v = g.void[s]
+    if v >= 3:
+        return False
+    for x in range(9 * v, 9 * v + 9):
+        if (h[x] + (x == drawn)) and not g.is_wild(x):
+            return True
+    return False
+
+
+def _burn(g, s, avoid, keep):
+    """Seat s draws a tile still in the wall and discards one nobody may claim
+    once the last four are reached (earlier prompts are passed). keep: seat s
+    throws back the tile it drew, never a wild, so its hand stays as it is."""
+    order = [f for f in range(27)
+             if g.rs[1] >> (f // 9) & 1 and g.seen[f] < 4 and f not in avoid]
+    order.sort(key=lambda f: (g.is_wild(f) == keep, -f))
+    h = g.hand[s]
+    for f in order:
+        if keep and g.is_wild(f):
+            continue
+        cands = [f] if keep else [f] + [d for d in range(27) if h[d] and d != f]
+        for d in cands:
+            if g.is_wild(d):
+                continue
+            if _void_left(g, s, h, f) and d // 9 != g.void[s]:
+                continue
+            if g.wall - 1 < 4 and any(C.discard_mask(g, t, d) for t in range(4) if t != s):
+                continue
+            ok(g, (G.DRAW, s, f, 0))
+            ok(g, (G.DISCARD, s, d, 0))
+            pass_all(g)
+            assert g.phase == G.PH_DRAW
+            return
+    raise AssertionError("nothing to burn")
+
+
+def _run_down(g, seat, waits, others_avoid):
+    """Cycle the other seats (and seat, drawing off its waits) until seat is
+    to draw one of the last four tiles."""
+    while not (g.turn == seat and g.wall <= 4):
+        me = g.turn == seat
+        _burn(g, g.turn, waits if me else others_avoid, me)
+
+
+# ---- 宜宾 提 -----------------------------------------------------------------
+
+# 本金 1m: 2m and 9m are 听用.
+YH = ("5p 3p 7p 1p 4p 9p 6p 8s 6s 4s 2s 5s 3s 9s",
+      "2m 2m 9m 9m 5p 33p 77p 1s 3s 5s 7s",
+      "1p 4p 8p 9p 2p 3m 4m 5m 6m 7m 8m 1m 1m",
+      "3m 4m 5m 6m 7m 8m 2s 8s 9s 1s 4s 6s 6s")
+YV = (0, 0, 2, 1)
+
+
+def test_ti_never_leaves_a_seat_without_a_legal_action():
+    """提 ("再讲听用替换到自己的手里") by a seat whose concealed tiles are all 听用
+    ("听用牌不能打出") would give it a hand of wilds it may neither discard nor
+    win with (drawn is cleared): the hand could not go on. It is refused."""
+    g = _yibin(YH, YV)
+    KEEP = (f_("5p"), f_("2m"))  # for seat 1 to draw
+    act(g, G.DISCARD, 0, "5p")
+    act(g, G.FEI, 1)  # 5p + the 2m wild
+    pass_all(g)
+    discard(g, 1, "1s")
+    for s in (2, 3):
+        _burn(g, s, KEEP, False)
+    draw(g, 0, "2s")
+    act(g, G.DISCARD, 0, "3p")
+    act(g, G.PENG, 1)
+    pass_all(g)
+    discard(g, 1, "3s")
+    for s in (2, 3):
+        _burn(g, s, KEEP, False)
+    draw(g, 0, "2s")
+    act(g, G.DISCARD, 0, "7p")
+    act(g, G.PENG, 1)
+    pass_all(g)
+    discard(g, 1, "5s")
+    for s in (2, 3, 0):
+        _burn(g, s, KEEP, False)
+    draw(g, 1, "2m")
+    discard(g, 1, "7s")  # seat 1 now holds 2m 2m 9m 9m: four wilds
+    for s in (2, 3, 0):
+        _burn(g, s, KEEP, False)
+    draw(g, 1, "5p")  # the real tile of its 飞
+    assert g.check((G.TI, 1, f_("5p"), 0)) == C.WILD_TILE  # wilds alone would be left
+    assert g.legal_actions(1) and g.check((G.HU, 1, -1, 0)) == 0  # 5p 2m2m 9m9m wins
+
+
+# Seat 1: 5p 5p and the wild 2m; after 飞 and 1s out: 5p 123p 789p 789s, waiting 5p.
+FH = ("5p 3p 7p 1p 4p 9p 6p 8s 6s 4s 2s 5s 3s 9s",
+      "5p 5p 2m 123p 789p 789s 1s",
+      "1p 4p 8p 9p 2p 3m 4m 5m 6m 7m 8m 1m 1m",
+      "3m 4m 5m 6m 7m 8m 2s 8s 9s 1s 4s 6s 6s")
+
+
+def test_ti_does_not_escape_the_forced_win_of_the_last_four():
+    """"最后四张自动和": the seat that draws its winning 5p among the last four
+    must win; a 提 of that 5p (then a free discard) is a way out of it."""
+    g = _yibin(FH, YV)
+    act(g, G.DISCARD, 0, "5p")
+    act(g, G.FEI, 1)
+    pass_all(g)
+    discard(g, 1, "1s")
+    waits = tuple(f for f in range(27) if g.waits(1) >> f & 1)
+    _run_down(g, 1, waits, (f_("5p"),))
+    draw(g, 1, "5p")
+    assert g.wall < 4
+    assert g.check((G.DISCARD, 1, f_("1p"), 0)) == C.MUST_WIN  # as the engine has it
+    assert g.check((G.TI, 1, f_("5p"), 0)) == C.MUST_WIN
+
+
+# ---- 断卡根 报胡 --------------------------------------------------------------
+
+def test_baohu_kong_in_place_of_a_self_draw_ends_its_wins():
+    """"报胡后如果自家自摸...没胡，在本局结束前的时间里，报胡家不能再食和": seat 1
+    (报胡, 444p 56p 111s 23s) draws the fourth 4p, a win, and 暗杠s it instead
+    (still ready on 7p); it may not win the 7p later."""
+    g = _dkg(("5p 1p 9p 2s 4s 6s 8s 3p 7p 9s 5s",
+              "444p 56p 11s 123s",
+              "2p 3p 6p 8p 7s 3s 5s 7s 9s 2s",
+              "8p 6p 8p 2p 7p 4s 6s 8s 3s 5s"))
+    act(g, G.BAOHU, 1)
+    discard(g, 0, "9s")
+    draw(g, 1, "4p")
+    assert g.check((G.HU, 1, -1, 0)) == 0  # a 自摸 it passes
+    act(g, G.ANGANG, 1, "4p")
+    draw(g, 1, "9p")
+    discard(g, 1, "9p")
+    draw(g, 2, "7p")
+    act(g, G.DISCARD, 2, "7p")
+    assert not g.prompt_mask(1) & C.C_HU
+
+
+def test_qinghu_does_not_escape_the_forced_win_of_the_last_four():
+    """"最后四张自动和" against 请胡 (lower confidence, see the report): seat 1 holds
+    22 33 44 55 66p and draws 6p among the last four: 234 234 55 666p is a win
+    (清一色 + 断幺九) it must take; 请胡 on the 6p instead lets it be won by another
+    or not, at the seat's choice."""
+    g = _dkg(("1p 9p 1s 2s 4s 6s 8s 3s 7s 9s 5s",
+              "22p 33p 44p 55p 66p",
+              "1p 8p 9p 7p 1s 3s 5s 7s 9s 2s",
+              "1p 8p 9p 7p 4s 6s 8s 3s 5s 8s"))
+    discard(g, 0, "9s")
+    waits = tuple(f for f in range(27) if g.waits(1) >> f & 1)
+    _run_down(g, 1, waits, (f_("6p"),))
+    draw(g, 1, "6p")
+    assert g.check((G.DISCARD, 1, f_("6p"), 0)) == C.MUST_WIN
+    assert g.check((G.QINGHU, 1, f_("6p"), 0)) == C.MUST_WIN
