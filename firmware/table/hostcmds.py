@@ -202,7 +202,18 @@ class LogFiles:
         self._tmp = bytearray(256)
         self._crcs = {}  # id -> (size, crc) of logs seen: a log is read more than once
 
+    def _full(self, idx):
+        """The log id (u32) whose low 16 bits are idx: GET names an object by
+        a u16, and the logs on flash at once are far fewer than 65536."""
+        if self._id >= 0 and self._id & 0xFFFF == idx:
+            return self._id
+        for i in self._logs.list():  # a listdir only when another log is asked for
+            if i & 0xFFFF == idx:
+                return i
+        return idx
+
     def _open(self, idx):
+        idx = self._full(idx)
         live = self._current is not None and self._current() == idx
         if idx == self._id and self._f is not None:
             if not live:

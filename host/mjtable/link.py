@@ -419,7 +419,7 @@ class Link:
         out = bytearray(start)
 
         def get(off):
-            return self.submit(CMD_GET, struct.pack("<BHIH", kind, idx, off, chunk))
+            return self.submit(CMD_GET, struct.pack("<BHIH", kind, idx & 0xFFFF, off, chunk))
 
         data = self.wait(CMD_GET, get(len(out)))  # the first reply gives the size
         total, crc = struct.unpack_from("<II", data)

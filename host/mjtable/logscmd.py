@@ -118,7 +118,7 @@ def pull_object(link: L.Link, kind: int, idx: int, start: bytes = b"", progress=
     out = bytearray(start)
 
     def get(off):
-        return link.submit(L.CMD_GET, struct.pack("<BHIH", kind, idx, off, chunk))
+        return link.submit(L.CMD_GET, struct.pack("<BHIH", kind, idx & 0xFFFF, off, chunk))
 
     data = link.wait(L.CMD_GET, get(len(out)))
     total, crc = struct.unpack_from("<II", data)
@@ -197,7 +197,7 @@ def pull_logs(link: L.Link, sizes, progress=None, save=None, window: int = 8):
                     lid, off = plan.popleft()
                     link.seq += 1
                     wire += L.frame(L.CMD_GET, link.seq,
-                                    struct.pack("<BHIH", L.OBJ_LOG, lid, off, chunk))
+                                    struct.pack("<BHIH", L.OBJ_LOG, lid & 0xFFFF, off, chunk))
                     inflight.append((link.seq, lid))
                 link.send(bytes(wire))
             seq, lid = inflight.popleft()

@@ -395,3 +395,26 @@ def test_info_reports_a_torn_tail_the_boot_cut():
         assert t.logs.repairs and t.info()["repaired"] == "%d:15" % lid
     finally:
         t.close()
+
+
+def test_a_log_id_past_65535_is_read_by_its_low_16_bits():
+    # GET names an object by a u16, log ids are u32: log 65536 is idx 0
+    t = Rig()
+    try:
+        b = bytearray(4)
+        b[2] = 1  # the id counter (u32 LE) at 65536, as after 65536 hands
+        store.write(t.logs._next_path(), b)
+        t.logs.__init__(t.logs.folder)
+        log = t.make_log(3)
+        log.close()
+        lst = t.send(HC.CMD_LOGS, struct.pack("<I", 0))
+        lid, size = struct.unpack_from("<II", lst, 4)
+        assert lid == 65536 and log.log_id == lid
+        total, crc, data = t.get(F.OBJ_LOG, lid & 0xFFFF, 0, 1000)
+        assert total == size and len(data) == size
+        with open(t.logs.path(lid), "rb") as f:
+            raw = bytearray(f.read())
+        xor(raw, len(raw), MASK)
+        assert bytes(data) == bytes(raw) and crc == crc32(raw)
+    finally:
+        t.close()
