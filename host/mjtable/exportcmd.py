@@ -76,7 +76,9 @@ def summarise(ar, row: int) -> dict:
 
     g, diffs = hands.run(h, each)
     table = h.log.end_points()
-    if table is not None and table != list(g.delta):
+    if table is None:  # in play when pulled, or cut short: no result to stand
+        diffs.append("no end-of-hand record")
+    elif table != list(g.delta):
         diffs.append("points differ: table %s, engine %s" % (table, list(g.delta)))
     return {"table": h.table_id, "log": h.log_id, "rules": h.rs.name, "seal": h.seal,
             "points": table if table is not None else list(g.delta), "wins": wins,

@@ -52,6 +52,9 @@ def add_parsers(sub):
     archive.add_argument(b)
     b.add_argument("--no-ack", action="store_true", help="keep the logs on the table")
     b.add_argument("--all", action="store_true", help="also pull the hand in play")
+    b.add_argument("--accept-unsealed", action="store_true",
+                   help="acknowledge unsealed logs too (hands cut by a power cut or a "
+                        "failed write, or played before the table had its key)")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
     b.set_defaults(func=pull)
 
@@ -322,6 +325,18 @@ def _take(args, ar, link, lid, data, newest, st):
     st["new"] += is_new
     state = "archived as hand %d" % row if is_new else "already archived (hand %d)" % row
     print("log %d: %d records, seal %s, %s" % (lid, len(log.records), seal, state))
+    if seal == "unsealed" and link.key is not None and not getattr(args, "accept_unsealed", 0):
+        # A keyed table seals every hand it ends, so an unsealed log is a hand
+        # cut short (power cut, failed write: the table's INFO says repaired=
+        # or damaged=), one played before the key, or a sealed log cut on the
+        # flash: the table keeps it until someone has looked.
+        if newest:
+            print("log %d: hand in play, archived as it stands, left on the table" % lid)
+            return
+        st["bad"].append(lid)
+        print("log %d: UNSEALED on a table with a key: kept on the table; once checked, "
+              "`mjtable logs pull --accept-unsealed` takes it" % lid)
+        return
     if not args.no_ack and link.key is not None:
         try:
             link.request(CMD_ACK, struct.pack("<I", lid) + log.head, auth=True)

@@ -407,8 +407,13 @@ def test_key_set_only_with_the_button_then_changes_need_it(env, capsys):
         assert "key           set" in out
         code, out, _ = call(capsys, "rules", "push", "xueliu", "--port", t.path)
         assert code == 0
-        # hands the table sealed before it had a key are pulled as unsealed
+        # a hand the table played before it had a key is unsealed: archived,
+        # and kept on the table until taken on purpose
         code, out, _ = call(capsys, "logs", "pull", "--port", t.path, "--all")
-        assert "seal unsealed" in out
+        assert code == 0 and "seal unsealed" in out and "left on the table" in out
+        assert "0 acknowledged" in out
+        code, out, _ = call(capsys, "logs", "pull", "--port", t.path, "--all",
+                            "--accept-unsealed")
+        assert code == 0 and "1 acknowledged" in out
     finally:
         t.close()

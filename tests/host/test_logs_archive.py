@@ -100,3 +100,23 @@ def test_a_hand_pulled_in_play_and_again_whole_counts_once(tmp_path):
     _take(ar2, _Link(), lid, whole)
     ar2.close()
     assert len(exportcmd.collect([str(tmp_path / "ar.sqlite"), str(tmp_path / "ar2.sqlite")])) == 1
+
+
+def test_a_sealed_hand_cut_on_the_flash_is_kept_and_not_scored(tmp_path):
+    # the seal, the end record and the last actions cut off a finished hand
+    # that is not the newest (its file on the flash, reached through the REPL)
+    lid, whole, points = _hand(str(tmp_path / "logs"), 3)
+    cut = b"".join(_records(whole)[:-6])
+    ar = archive.Archive(str(tmp_path / "ar.sqlite"))
+    link = _Link()
+    st = _take(ar, link, lid, cut)
+    assert link.acked == [] and st["bad"] == [lid]  # the table keeps its copy
+    ar.close()
+    (h,) = exportcmd.collect([str(tmp_path / "ar.sqlite")])
+    assert not h["checked"] and "no end-of-hand record" in h["differences"]
+    # taken on purpose once checked
+    ar = archive.Archive(str(tmp_path / "ar.sqlite"))
+    st = {"pulled": 0, "new": 0, "acked": 0, "bad": []}
+    logscmd._take(argparse.Namespace(all=False, no_ack=False, accept_unsealed=True), ar, link,
+                  lid, cut, False, st)
+    assert link.acked == [lid]
