@@ -4,7 +4,9 @@ the players did.
 The observer keeps, per physical tile, where the game has accepted it to be
 (`acc`): a place 0..7 (seat * 2 + antenna, table.scan), _WALL (never seen),
 OUT (discarded: on no antenna), GIVE (passed in 换三张, on its way), _FREE
-(no longer tracked: a winner's tiles in 血战, a won tile). The scanner says
+(no longer tracked: a winner's tiles in 血战, a won tile; it may stay on its
+winners' places or leave the table, `owner`, but seen anywhere else it is
+out of place). The scanner says
 where each tile is (`loc`). A tile whose loc differs from what acc expects is
 a discrepancy; the set of discrepancies, read against the engine's phase,
 is one action, a wait (tiles still moving) or a problem:
@@ -60,6 +62,7 @@ class Observer:
         self.seats = seats
         self.acc = bytearray(b"\xff" * TILES)
         self.dest = bytearray(b"\xff" * TILES)  # GIVE tiles: the rack they go to
+        self.owner = bytearray(TILES)  # _FREE tiles: bit s = may lie at seat s (its winners)
         self.dt = bytearray(TILES)  # discrepant tiles of the last diff
         self.nd = 0
         self.gave = bytearray(b"\xff" * (3 * seats))
@@ -83,6 +86,7 @@ class Observer:
         for t in range(TILES):
             self.acc[t] = _WALL
             self.dest[t] = NOWHERE
+            self.owner[t] = 0
         for i in range(len(self.gave)):
             self.gave[i] = NOWHERE
         for s in range(self.seats):
@@ -105,6 +109,7 @@ class Observer:
             return False
         self.acc[y] = a
         self.acc[t] = _FREE
+        self.owner[t] = self.owner[y]
         self.aside[a >> 1] = t
         return True
 
@@ -117,9 +122,12 @@ class Observer:
         n = 0
         for t in range(TILES):
             a = acc[t]
-            if a == _FREE:
-                continue
             lt = loc[t]
+            if a == _FREE:
+                if lt != NOWHERE and not self.owner[t] >> (lt >> 1) & 1:
+                    dt[n] = t  # a won tile back in play: on a rack as a draw, say
+                    n += 1
+                continue
             if a == GIVE and self.dest[t] != NOWHERE and lt == self.dest[t]:
                 acc[t] = lt
                 self.dest[t] = NOWHERE
@@ -165,6 +173,7 @@ class Observer:
             self._fulfil_due(g)
             if self.due_seat >= 0:
                 self.waiting = True
+                self._stray_while_due(n)
                 return None
             n = self.diff()
         if n == 0:
@@ -188,6 +197,20 @@ class Observer:
                 continue
             self._problem(self._seat_of_tile(t), alerts.COUNT, True)
         return None
+
+    def _stray_while_due(self, n):
+        """While a 碰/直杠's tiles are owed, any other tile out of place (the
+        discard back on a rack, a tile grabbed from the wall) is a problem:
+        else the table would wait for the claimer with no alert."""
+        s = self.due_seat
+        loc = self.sc.loc
+        for i in range(n):
+            t = self.dt[i]
+            lt = loc[t]
+            owed = t >> 2 == self.due_face or t >> 2 == self.due_wild or t == self.due_tile
+            if owed and (lt == tray(s) or lt == rack(s)):
+                continue  # on its way to the claimer's tray
+            self._problem(self._seat_of_tile(t), alerts.COUNT, True)
 
     def _faces(self, place, kind_acc):
         """Faces of discrepant tiles now at `place` whose acc is kind_acc."""
@@ -285,7 +308,7 @@ class Observer:
             elif a == _WALL and lt == rack(s):
                 new = t
                 nnew += 1
-            elif a == OUT and lt == rack(s):
+            elif (a == OUT or a == _FREE) and lt == rack(s):
                 self._problem(s, alerts.FIFTH, False)
             else:
                 self._problem(s, alerts.COUNT, True)
@@ -327,7 +350,7 @@ class Observer:
                 back += 1  # 提: the wild of a 飞 comes back to the rack
             elif a == _WALL:
                 self._problem(s, alerts.COUNT, False)  # a second draw
-            elif a == OUT:
+            elif a == OUT or a == _FREE:
                 self._problem(s, alerts.FIFTH, False)
             else:
                 self._problem(s, alerts.COUNT, True)
@@ -394,6 +417,8 @@ class Observer:
         s = a[1]
         loc = self.sc.loc
         acc = self.acc
+        if s < self.seats:
+            self.aside[s] = NOWHERE  # 血流: a copy is laid aside before the seat acts again
         if kind == G.DEAL:
             for t in range(TILES):
                 if acc[t] == _WALL and loc[t] == rack(s):
@@ -472,6 +497,9 @@ class Observer:
             t = self.last_bugang if flags & fan.QIANGGANG else self.last_discard
             if t != NOWHERE:
                 acc[t] = _FREE
+                # 一炮多响: any of its winners takes it; a robbed 补杠's tile may
+                # also stay on the robbed seat's tray
+                self.owner[t] |= 1 << w | (1 << frm if flags & fan.QIANGGANG else 0)
         if g.rs[R.P_MODE] == R.MODE_XUELIU:
             if frm < 0:
                 t = self.last_draw[w]
@@ -483,11 +511,13 @@ class Observer:
                             break
                 if t != NOWHERE:
                     acc[t] = _FREE
+                    self.owner[t] = 1 << w
                     self.aside[w] = t
             return
         for t in range(TILES):  # 血战: the winner's tiles leave the game
             if acc[t] == rack(w) or acc[t] == tray(w):
                 acc[t] = _FREE
+                self.owner[t] = 1 << w
 
 
 def _peng_at(g, s, f):
