@@ -9,3 +9,44 @@ with `--engine micropython`.
 
 class BadInput(Exception):
     """Bad user input: the CLI prints the message on stderr and exits with 2."""
+
+
+def check_target(path, also=()):
+    """BadInput unless path can take a new file: not a folder nor another
+    kind of node (a device, say), in a folder that exists, and none of
+    `also` (files that must not be overwritten, as an archive)."""
+    import os
+
+    real = os.path.realpath(path)
+    if os.path.isdir(real):
+        raise BadInput("%s: is a folder, not a file to write" % path)
+    if os.path.exists(real) and not os.path.isfile(real):
+        raise BadInput("%s: not a regular file; refusing to replace it" % path)
+    if not os.path.isdir(os.path.dirname(real)):
+        raise BadInput("%s: no folder %s" % (path, os.path.dirname(real)))
+    for other in also:
+        if other and (real == os.path.realpath(other) or os.path.exists(real)
+                      and os.path.exists(other) and os.path.samefile(real, other)):
+            raise BadInput("%s: that is %s itself; refusing to overwrite it" % (path, other))
+
+
+def write_file(path, data, also=()):
+    """Write data (bytes, or str as UTF-8) to path through a temp file and a
+    rename, so a cut write leaves no half file; BadInput, with nothing left
+    behind, if check_target refuses path or the write fails."""
+    import os
+
+    check_target(path, also)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    tmp = path + ".tmp"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise BadInput("%s: cannot write: %s" % (path, e.strerror or e)) from None

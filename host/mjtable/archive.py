@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+import urllib.parse
 
 from . import BadInput
 
@@ -64,18 +65,47 @@ def add_argument(p) -> None:
                    help="SQLite archive (default %s)" % default_path().replace("%", "%%"))
 
 
+_LOG_COLUMNS = {"id", "table_id", "log_id", "head", "size", "data", "seal", "rules_crc",
+                "pulled_at"}
+
+
 class Archive:
+    """create=False: only read an archive that exists (opened read-only, so a
+    command that reads never changes the file); else make it if need be.
+    Either way a file that is not an mjtable archive (another program's
+    SQLite, a text file) is refused as it is."""
+
     def __init__(self, path: str | None = None, create: bool = True):
         self.path = path or default_path()
         if not create and not os.path.exists(self.path):
             raise BadInput("no archive at %s (pull logs first, or give --archive)" % self.path)
-        d = os.path.dirname(os.path.abspath(self.path))
-        os.makedirs(d, exist_ok=True)
         try:
-            self.db = sqlite3.connect(self.path)
-            self.db.executescript(SCHEMA)
+            if create:
+                os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
+                self.db = sqlite3.connect(self.path)
+            else:
+                uri = "file:%s?mode=ro" % urllib.parse.quote(os.path.abspath(self.path))
+                self.db = sqlite3.connect(uri, uri=True)
+            ours = self._ours()
+            if not create and not ours:
+                raise BadInput("%s: an empty file, not an mjtable archive" % self.path)
+            if create:
+                self.db.executescript(SCHEMA)
         except sqlite3.DatabaseError as e:
             raise BadInput("%s: not a usable archive: %s" % (self.path, e)) from None
+
+    def _ours(self) -> bool:
+        """True if the file holds this archive's tables, False if it holds
+        none; BadInput if it holds another program's."""
+        names = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not names:
+            return False
+        cols = {r[1] for r in self.db.execute("PRAGMA table_info(logs)")}
+        if not {"logs", "rulesets", "partial"} <= names or not _LOG_COLUMNS <= cols:
+            self.db.close()
+            raise BadInput("%s: not an mjtable archive (its tables: %s)"
+                           % (self.path, ", ".join(sorted(names))))
+        return True
 
     def close(self):
         self.db.close()
@@ -126,7 +156,7 @@ class Archive:
         """Row id of a HAND_ID: a row id, or TABLE:LOG (table id hex or its prefix)."""
         if ":" in spec:
             t, _, lid = spec.partition(":")
-            if not lid.isdigit():
+            if not lid.isdigit() or len(lid) > 10:  # log ids are u32
                 raise BadInput("hand id %r: expected TABLE:LOG or a number" % spec)
             rows = self.db.execute(
                 "SELECT id FROM logs WHERE table_id LIKE ? AND log_id=? ORDER BY id",
@@ -134,7 +164,7 @@ class Archive:
             if not rows:
                 raise BadInput("no hand %s in %s" % (spec, self.path))
             return rows[-1][0]
-        if not spec.isdigit():
+        if not spec.isdigit() or len(spec) > 18:  # SQLite's integers are 64-bit
             raise BadInput("hand id %r: expected TABLE:LOG or a number" % spec)
         self.log_data(int(spec))
         return int(spec)

@@ -257,6 +257,8 @@ def find_port(args):
 
 
 def deploy(args, query=query_rom):
+    if not os.path.isfile(os.path.join(args.src, "app.py")):
+        raise BadInput("%s: not a firmware folder (no app.py)" % args.src)
     local = build(args.src, args.build)
     port = find_port(args)
     size = query(port) if port is not None and not args.files else 0

@@ -13,11 +13,10 @@ from __future__ import annotations
 import csv
 import html
 import io
-import os
 
 from sichuan.settle import EV_PAY, EV_WIN
 
-from . import BadInput, archive, hands
+from . import BadInput, archive, check_target, hands, write_file
 
 
 def add_parsers(sub):
@@ -146,25 +145,21 @@ def to_html(hs, title: str) -> str:
     return "".join(out)
 
 
-def _write(path: str, text: str) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8", newline="") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
 def export(args):
     if not args.csv and not args.html:
         raise BadInput("give --csv OUT.csv and/or --html OUT.html")
-    hs = collect(args.archive or [None])
+    archives = args.archive or [archive.default_path()]
+    outs = [p for p in (args.csv, args.html) if p]
+    for p in outs:  # both can be written, and neither is an archive, before either is
+        check_target(p, archives)
+    hs = collect(archives)
     if args.csv:
-        _write(args.csv, to_csv(hs))
+        write_file(args.csv, to_csv(hs), archives)
     if args.html:
-        _write(args.html, to_html(hs, args.title))
+        write_file(args.html, to_html(hs, args.title), archives)
     st = standings(hs)
-    print("%d hand(s) from %d table(s) exported%s%s" % (
-        len(hs), len({h["table"] for h in hs}),
-        " to " + args.csv if args.csv else "", " and " + args.html if args.html else ""))
+    print("%d hand(s) from %d table(s) exported to %s" % (
+        len(hs), len({h["table"] for h in hs}), " and ".join(outs)))
     if st:
         print("leader: %s %+d" % (st[0][1], st[0][2]))
     return 0

@@ -14,6 +14,7 @@ play: it is left for a later pull unless --all.
 
 from __future__ import annotations
 
+import os
 import struct
 import sys
 import zlib
@@ -228,8 +229,10 @@ def pull_logs(link: L.Link, sizes, progress=None, save=None, window: int = 8):
 
 
 def pull(args):
-    ar = archive.Archive(args.archive)
+    if args.archive and os.path.exists(args.archive):  # a foreign file: refused first
+        archive.Archive(args.archive, create=False).close()
     link = findport.connect(args)
+    ar = archive.Archive(args.archive)  # made only once a table answered
     tid = link.table_id.hex()
     if link.key is None:
         print("no table key here: seals are not checked and logs are not acknowledged",

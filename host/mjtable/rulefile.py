@@ -110,6 +110,8 @@ def _read_toml(path):
         raise BadInput("%s: cannot read: %s" % (path, e.strerror or e)) from None
     except tomllib.TOMLDecodeError as e:
         raise BadInput("%s: not valid TOML: %s" % (path, e)) from None
+    except UnicodeDecodeError as e:  # a GBK file from a Chinese editor, say
+        raise BadInput("%s: not UTF-8 text (byte %d); save it as UTF-8" % (path, e.start)) from None
 
 
 def load_toml(path):

@@ -4,11 +4,10 @@
     mjtable rules compile FILE.toml -o OUT.bin
 """
 
-import os
 
 from sichuan import ruleset
 
-from . import BadInput, paramdoc, rulefile
+from . import paramdoc, rulefile, write_file
 from .calccmd import PATTERN_ZH
 
 
@@ -105,12 +104,6 @@ def show(args):
 def compile_(args):
     rs = rulefile.load(args.spec)
     blob = rs.to_blob()
-    tmp = args.output + ".tmp"
-    try:  # write new then rename: a failed write leaves no half blob behind
-        with open(tmp, "wb") as f:
-            f.write(blob)
-        os.replace(tmp, args.output)
-    except OSError as e:
-        raise BadInput("%s: cannot write: %s" % (args.output, e.strerror or e)) from None
+    write_file(args.output, blob)
     print("%s: ruleset %s, %d bytes, CRC %08X" % (args.output, rs.name, len(blob), rs.crc()))
     return 0

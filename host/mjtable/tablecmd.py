@@ -20,7 +20,7 @@ import time
 
 from sichuan import ruleset
 
-from . import BadInput, findport, rulefile
+from . import BadInput, findport, rulefile, write_file
 from . import link as L
 
 CMD_LOGS, CMD_ACK, CMD_CLOCK, CMD_MATCH, CMD_WATCH = 0x20, 0x21, 0x22, 0x23, 0x24
@@ -183,10 +183,7 @@ def rules_pull(args):
     link = findport.connect(args)
     rs, blob = pull_rules(link)
     if args.output:
-        tmp = args.output + ".tmp"
-        with open(tmp, "wb") as f:
-            f.write(blob)
-        os.replace(tmp, args.output)
+        write_file(args.output, blob)
         print("%s: ruleset %s, %d bytes, CRC %08X" % (args.output, rs.name, len(blob), rs.crc()))
     else:
         from .rulescmd import show_text
