@@ -109,6 +109,11 @@ def info(args):
     ]
     if d.get("refused"):
         rows.append(("last refusal", d["refused"]))
+    # what the table's boot found: log id:bytes cut off a torn tail, log id:reason
+    if d.get("repaired"):
+        rows.append(("repaired", d["repaired"] + "  (power cut: a torn last record cut off)"))
+    if d.get("damaged"):
+        rows.append(("damaged", d["damaged"] + "  (kept, takes no records)"))
     for k, v in rows:
         print("%-13s %s" % (k, v))
     return 0
