@@ -10,6 +10,7 @@ from table import controller as C
 from table import store
 
 KEY_FILE = "key"  # the table key (32 bytes), table.store format
+ENROLL_PLACE = 1  # the enrolment antenna: seat 0's tray (table.scan places)
 LINK_BURST = 8  # link frames handled per wake of the link task
 
 
@@ -84,8 +85,34 @@ class HostLink:
             self.link, logs, root=root, rules=ctl.rs, on_rules=self._on_rules,
             on_enroll=self._on_enroll, on_match=self._on_match, busy=self.busy,
             current_log=self.current_log, table_id=table_id,
-            enroll_map=ctl.scanner.enroll.uids)
+            enroll_map=ctl.scanner.enroll.uids, last_tag=self.last_tag)
         ctl.logs = LiveLogs(logs, self.host)
+        self._tag_seq = 0
+        self._tag_uid = None  # on the antenna at the last question
+        self._tag_last = bytes(8)
+
+    def last_tag(self):
+        """(seq, uid) of the tag on the enrolment antenna (`mjtable enroll`),
+        seq counting presentations (a tag other than the last one, or the
+        antenna emptied in between); None before the first. A tag not in the
+        map counts once the scanner has seen it in `arrive` scans; an enrolled
+        one once it is there, so a host can refuse a tag given twice."""
+        sc = self.ctl.scanner
+        p = ENROLL_PLACE
+        uid = None
+        if sc.unknown[p] >= sc.arrive:
+            uid = bytes(sc.unknown_uid[8 * p : 8 * p + 8])
+        else:
+            for t in range(len(sc.loc)):
+                if sc.loc[t] == p:
+                    uid = bytes(sc.enroll.uids[8 * t : 8 * t + 8])
+                    break
+        if uid != self._tag_uid:  # None: emptied, the same tag laid again counts anew
+            self._tag_uid = uid
+            if uid is not None:
+                self._tag_seq += 1
+                self._tag_last = uid
+        return (self._tag_seq, self._tag_last) if self._tag_seq else None
 
     def _save_key(self, key):
         store.write(self.root + "/" + KEY_FILE, key)

@@ -418,3 +418,37 @@ def test_a_log_id_past_65535_is_read_by_its_low_16_bits():
         assert bytes(data) == bytes(raw) and crc == crc32(raw)
     finally:
         t.close()
+
+
+def test_the_table_reads_tags_for_enrolment_on_seat_0s_tray():
+    # `mjtable enroll` asks TAG for each tile laid on the enrolment antenna
+    import time
+
+    if not hasattr(time, "ticks_ms"):  # HostLink keeps the board's clock
+        import pytest
+
+        pytest.skip("HostLink needs time.ticks_ms: run under MicroPython (test_core_dual)")
+    from table.hostlink import ENROLL_PLACE, HostLink
+    from tablekit import TableRig, tile_uid
+
+    d = scratch("enroltag")
+    try:
+        rig = TableRig(logs=LogStore(d + "/logs"))
+        hl = HostLink(rig.ctl, d, lambda mv: 0, lambda mv: len(mv))
+        assert ENROLL_PLACE == 1 and hl.last_tag() is None
+        new = b"\x01\x02\x03\x04\x05\x06\x04\xe0"  # a tag not in the map
+        rig.table.readers[0].put(1, new)
+        rig.frame(12)
+        assert hl.last_tag() == (1, new) and hl.last_tag() == (1, new)
+        rig.table.readers[0].remove(1, new)
+        rig.put(0, 1, [5])  # an enrolled tile: the host refuses it for another
+        rig.frame(40)  # idle, the tray is read in turn with the other places
+        assert hl.last_tag() == (2, tile_uid(5))
+        rig.take(0, 1, [5])
+        rig.frame(40)
+        assert hl.last_tag() == (2, tile_uid(5))  # emptied: nothing new
+        rig.put(0, 1, [5])
+        rig.frame(40)
+        assert hl.last_tag() == (3, tile_uid(5))  # laid again: a new presentation
+    finally:
+        rmtree(d)
