@@ -24,9 +24,10 @@ Datasheet reading (PN5180A0xx/C1-C2, host interface 11.4), as used here:
   (data and SOF off) then SEND_DATA with no bytes. A collided slot is
   resolved by a new inventory whose mask is extended by that slot's nibble.
 - Timer1 is set as the no-answer timeout: started at TX end, stopped when a
-  reception starts (TIMER1_CONFIG bit 11 and bit 20, bit 20 read by analogy
-  with TIMER2_CONFIG), 848 kHz prescaler. An empty slot then ends with the
-  TIMER1 IRQ instead of a poll budget running out.
+  reception starts (TIMER1_CONFIG bit 11 and bit 20, T1_STOP_ON_RX_STARTED
+  in NXP's PN5180 register header of the NFC Reader Library), 848 kHz
+  prescaler. An empty slot then ends with the TIMER1 IRQ instead of a poll
+  budget running out.
 
 UIDs are stored as received: 8 bytes, least significant byte first (byte 7 is
 0xE0 for ISO15693 tags). Buffers are allocated once in the constructor.
@@ -404,13 +405,18 @@ class PN5180:
         rxs = self._reg_low(_RX_STATUS)
         if rxs & _RX_COLLISION:
             self.collisions += 1
-            self._push(self._mask_len, self._slot)
         elif (rxs & _RX_BYTES_MASK) == _RESP_LEN and not rxs & (
                 _RX_PROTOCOL_ERROR | _RX_INTEGRITY_ERROR):
             self._frame_out(_F_READ_DATA)
             self._frame_in(self._rx)
             if self._rx[0] & 0x01 == 0:  # response flags: no error
                 self._store()
+            return
+        # A collision, or an answer garbled (CRC or framing error, wrong
+        # length): a tag is there, so the slot is asked again with a longer
+        # mask, as NXP's ISO15693 anticollision does with integrity errors;
+        # dropping it would lose the tag without notice.
+        self._push(self._mask_len, self._slot)
 
     def start(self):
         """Begin an inventory on the selected antenna (field on, first round

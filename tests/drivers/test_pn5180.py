@@ -125,6 +125,19 @@ def test_collision_in_same_slot_resolved_by_mask():
     assert d.collisions >= 1 and d.rounds >= 2
 
 
+def test_a_garbled_answer_is_asked_again_not_dropped():
+    # RX_STATUS integrity error (bad CRC): the tag is there; a new round with
+    # the slot's nibble in the mask reads it
+    bus, (sim,), (d,) = make()
+    a = tag(0x0105)
+    b = tag(0x0207)
+    sim.set_tags(0, [a, b])
+    sim.garble = 1  # the first answer of the first round (slot 5: a)
+    assert d.inventory() == 2
+    assert read_set(d) == sorted([a, b])
+    assert sim.garble == 0 and d.rounds >= 2 and d.collisions == 0
+
+
 def test_deep_collision_needs_many_rounds():
     bus, (sim,), (d,) = make()
     a = uid_bytes(0xE004010000000000 | (0x7 << 44))

@@ -48,6 +48,7 @@ IRQ_TX_RFON = 1 << 9
 IRQ_TIMER1 = 1 << 12
 IRQ_GENERAL_ERROR = 1 << 17
 RX_COLLISION = 1 << 18
+RX_INTEGRITY_ERROR = 1 << 16  # the answer's CRC was wrong
 
 TX_CONFIG_15693 = 0x400 | 0x0C0 | 0x100  # data, SOF, EOF
 STATE_IDLE = 0
@@ -88,6 +89,7 @@ class PN5180Sim:
         self.requests = 0
         self.eofs = 0
         self.phantoms = 0
+        self.garble = 0  # the next so many single answers arrive with a bad CRC
         self._power_on()
 
     # --- tags on the antennas (the table's side) --------------------------
@@ -321,6 +323,9 @@ class PN5180Sim:
         elif len(answers) == 1:
             self._rx = answers[0]
             self.regs[RX_STATUS] = len(self._rx)
+            if self.garble > 0:  # interference: the bytes came, the CRC failed
+                self.garble -= 1
+                self.regs[RX_STATUS] |= RX_INTEGRITY_ERROR
             self.regs[IRQ_STATUS] |= IRQ_RX
         else:
             self._rx = b""
