@@ -416,3 +416,9 @@ def test_canonical_orders_keys_and_patterns():
     d = {"patterns": {"gen": 1, "qingyise": 2}, "base": 8, "win": True, "fan": 3}
     assert calccmd.dumps(d) == ('{"win": true, "fan": 3, "base": 8, '
                                 '"patterns": {"qingyise": 2, "gen": 1}}')
+
+
+def test_python_dash_m_mjtable_is_the_command():
+    r = subprocess.run([sys.executable, "-m", "mjtable", "waits", "1112345678999m"],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0 and "1m" in r.stdout and "9m" in r.stdout
