@@ -122,9 +122,9 @@ def discard_mask(g, s, f):
     if st & ST_LEFT or void_held(g, s):
         return 0
     m = 0
-    if g.waits(s) >> f & 1 and not st & ST_NOHU and guoshou_ok(g, s, f, 0):
-        if g.rs[_P_XIAOHU] == 1 or xiaohu_ok(g, s, f):
-            m = C_HU
+    if (g.waits(s) >> f & 1 and not st & ST_NOHU and guoshou_ok(g, s, f, 0)
+            and xiaohu_ok(g, s, f, 0)):
+        m = C_HU
     if st & ST_LOCKED or f // 9 == g.void[s] or g.qing:
         return m  # a 请胡 discard is only for 胡
     if g.wall == 0 and not g.rs[_P_HAIDI_CLAIM]:
@@ -141,14 +141,17 @@ def discard_mask(g, s, f):
     return m
 
 
-def xiaohu_ok(g, s, f):
-    """With rs xiaohu 0 or 2 (断卡根 "小胡（无番胡）不能胡"): True if seat s may win the
-    pending discard f: it is worth fan, or it comes from a 报胡 seat that has
-    not won ("报胡家点炮") or is a 请胡 discard ("请胡家请胡时打出牌点炮")."""
+def xiaohu_ok(g, s, f, rob):
+    """True if seat s may win the pending discard f (rob: 补杠 of f) by its
+    value: always with rs xiaohu 1; with 0 or 2 (断卡根 "小胡（无番胡）不能胡") if
+    it is worth fan, or comes from a 报胡 seat that has not won ("报胡家点炮"),
+    or is a 请胡 discard ("请胡家请胡时打出牌点炮")."""
+    if g.rs[_P_XIAOHU] == 1:
+        return True
     d = g.pseat
     if g.qing or (d >= 0 and g.status[d] & ST_BAOHU and not g.status[d] & ST_WON):
         return True
-    return g.discard_win_fan(s, f, win_flags_discard(g, s, f, 0)) > 0
+    return g.discard_win_fan(s, f, win_flags_discard(g, s, f, rob)) > 0
 
 
 def rob_mask(g, s, f):
@@ -157,9 +160,8 @@ def rob_mask(g, s, f):
         return 0
     if g.status[s] & (ST_LEFT | ST_NOHU) or void_held(g, s):
         return 0
-    if g.waits(s) >> f & 1 and guoshou_ok(g, s, f, 1):
-        if g.rs[_P_XIAOHU] == 1 or g.discard_win_fan(s, f, win_flags_discard(g, s, f, 1)) > 0:
-            return C_HU
+    if g.waits(s) >> f & 1 and guoshou_ok(g, s, f, 1) and xiaohu_ok(g, s, f, 1):
+        return C_HU
     return 0
 
 
@@ -173,9 +175,10 @@ def claim_reason(g, s, kind_bit, f):
     if kind_bit == C_HU:
         if not (g.waits(s) >> f & 1) or st & ST_NOHU:
             return NOT_A_WIN
-        if not guoshou_ok(g, s, f, g.phase == _G_PH_ROB):
+        rob = g.phase == _G_PH_ROB
+        if not guoshou_ok(g, s, f, rob):
             return GUOSHOU
-        return OK if g.rs[_P_XIAOHU] == 1 or xiaohu_ok(g, s, f) else XIAOHU
+        return OK if xiaohu_ok(g, s, f, rob) else XIAOHU
     if st & ST_LOCKED:
         return LOCKED
     if f // 9 == g.void[s]:

@@ -1149,7 +1149,7 @@ class Game:
             h[f] -= 1
             settle.win_discard(self, ev, w, d, v, robbed)
             ev.append((_EV_WIN, w, v, wf, d, f))
-        if wf & _F_GANGSHANGPAO:
+        if wf & _F_GANGSHANGPAO:  # the same for every winner: the discard's own
             settle.zhuanyi(self, ev, d, winners)
         if self.nwins == 0:
             self.first_from = d

@@ -97,16 +97,7 @@ class HostLink:
         antenna emptied in between); None before the first. A tag not in the
         map counts once the scanner has seen it in `arrive` scans; an enrolled
         one once it is there, so a host can refuse a tag given twice."""
-        sc = self.ctl.scanner
-        p = ENROLL_PLACE
-        uid = None
-        if sc.unknown[p] >= sc.arrive:
-            uid = bytes(sc.unknown_uid[8 * p : 8 * p + 8])
-        else:
-            for t in range(len(sc.loc)):
-                if sc.loc[t] == p:
-                    uid = bytes(sc.enroll.uids[8 * t : 8 * t + 8])
-                    break
+        uid = self.ctl.scanner.tag_at(ENROLL_PLACE)
         if uid != self._tag_uid:  # None: emptied, the same tag laid again counts anew
             self._tag_uid = uid
             if uid is not None:

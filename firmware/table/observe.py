@@ -417,8 +417,7 @@ class Observer:
         s = a[1]
         loc = self.sc.loc
         acc = self.acc
-        if s < self.seats:
-            self.aside[s] = NOWHERE  # 血流: a copy is laid aside before the seat acts again
+        self.aside[s] = NOWHERE  # 血流: a copy is laid aside before the seat acts again
         if kind == G.DEAL:
             for t in range(TILES):
                 if acc[t] == _WALL and loc[t] == rack(s):

@@ -228,6 +228,16 @@ class Scanner:
                 return seat_of(self.cand[t]) if self.cand[t] != NOWHERE else seat_of(self.loc[t])
         return -1
 
+    def tag_at(self, p):
+        """UID (bytes) of a tag standing at place p: an unknown one seen in
+        `arrive` scans, else the first enrolled tile there; None if none."""
+        if self.unknown[p] >= self.arrive:
+            return bytes(self.unknown_uid[8 * p : 8 * p + 8])
+        for t in range(TILES):
+            if self.loc[t] == p:
+                return bytes(self.enroll.uids[8 * t : 8 * t + 8])
+        return None
+
     def unknown_seat(self):
         """A seat with an unknown tag standing on one of its antennas, or -1."""
         for p in range(self.places):

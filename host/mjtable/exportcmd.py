@@ -37,17 +37,17 @@ def collect(paths) -> list:
     of the later whole log: a hand's log only grows, so a row whose bytes
     begin another row's of the same table and log id is that hand again,
     and only the longest copy counts."""
-    rows: dict = {}  # (table, log id) -> [(data, path, row id)]
+    rows: dict = {}  # (table, log id) -> [(size, path, row id)]
     for path in paths:
         ar = archive.Archive(path, create=False)
         for r in ar.logs():
-            rows.setdefault((r[1], r[2]), []).append((ar.log_data(r[0])[2], path, r[0]))
+            rows.setdefault((r[1], r[2]), []).append((r[4], path, r[0]))
         ar.close()
     keep: dict = {}  # path -> row ids
     for copies in rows.values():
-        copies.sort(key=lambda c: -len(c[0]))
-        kept: list = []
-        for data, path, row in copies:
+        kept: list = []  # the bytes of the copies counted, longest first
+        for _, path, row in sorted(copies, key=lambda c: -c[0]):
+            data = _data(path, row) if len(copies) > 1 else b""  # one copy: nothing to compare
             if not any(k.startswith(data) for k in kept):
                 kept.append(data)
                 keep.setdefault(path, []).append(row)
@@ -58,6 +58,14 @@ def collect(paths) -> list:
         ar.close()
     out.sort(key=lambda h: (h["table"], h["log"]))
     return out
+
+
+def _data(path, row: int) -> bytes:
+    ar = archive.Archive(path, create=False)
+    try:
+        return ar.log_data(row)[2]
+    finally:
+        ar.close()
 
 
 def summarise(ar, row: int) -> dict:

@@ -69,6 +69,12 @@ class LinkError(Exception):
 # --- stuffing (COBS-253) ---
 
 
+def get_request(kind: int, idx: int, off: int, n: int) -> bytes:
+    """GET's payload: object kind u8, idx u16 (a log id's low 16 bits: the
+    table finds the log on its flash with them), offset u32, length u16."""
+    return struct.pack("<BHIH", kind, idx & 0xFFFF, off, n)
+
+
 def _sym(k: int) -> int:
     return k + 1 if k < 2 else k + 3
 
@@ -419,7 +425,7 @@ class Link:
         out = bytearray(start)
 
         def get(off):
-            return self.submit(CMD_GET, struct.pack("<BHIH", kind, idx & 0xFFFF, off, chunk))
+            return self.submit(CMD_GET, get_request(kind, idx, off, chunk))
 
         data = self.wait(CMD_GET, get(len(out)))  # the first reply gives the size
         total, crc = struct.unpack_from("<II", data)

@@ -122,7 +122,7 @@ def pull_object(link: L.Link, kind: int, idx: int, start: bytes = b"", progress=
     out = bytearray(start)
 
     def get(off):
-        return link.submit(L.CMD_GET, struct.pack("<BHIH", kind, idx & 0xFFFF, off, chunk))
+        return link.submit(L.CMD_GET, L.get_request(kind, idx, off, chunk))
 
     data = link.wait(L.CMD_GET, get(len(out)))
     total, crc = struct.unpack_from("<II", data)
@@ -200,8 +200,7 @@ def pull_logs(link: L.Link, sizes, progress=None, save=None, window: int = 8):
                 while plan and len(inflight) < window:
                     lid, off = plan.popleft()
                     link.seq += 1
-                    wire += L.frame(L.CMD_GET, link.seq,
-                                    struct.pack("<BHIH", L.OBJ_LOG, lid & 0xFFFF, off, chunk))
+                    wire += L.frame(L.CMD_GET, link.seq, L.get_request(L.OBJ_LOG, lid, off, chunk))
                     inflight.append((link.seq, lid))
                 link.send(bytes(wire))
             seq, lid = inflight.popleft()
@@ -328,7 +327,7 @@ def _take(args, ar, link, lid, data, newest, st):
     st["new"] += is_new
     state = "archived as hand %d" % row if is_new else "already archived (hand %d)" % row
     print("log %d: %d records, seal %s, %s" % (lid, len(log.records), seal, state))
-    if seal == "unsealed" and link.key is not None and not getattr(args, "accept_unsealed", 0):
+    if seal == "unsealed" and link.key is not None and not args.accept_unsealed:
         # A keyed table seals every hand it ends, so an unsealed log is a hand
         # cut short (power cut, failed write: the table's INFO says repaired=
         # or damaged=), one played before the key, or a sealed log cut on the

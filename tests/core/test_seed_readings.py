@@ -273,26 +273,17 @@ def test_ti_never_leaves_a_seat_without_a_legal_action():
     win with (drawn is cleared): the hand could not go on. It is refused."""
     g = _yibin(YH, YV)
     KEEP = (f_("5p"), f_("2m"))  # for seat 1 to draw
-    act(g, G.DISCARD, 0, "5p")
-    act(g, G.FEI, 1)  # 5p + the 2m wild
-    pass_all(g)
-    discard(g, 1, "1s")
-    for s in (2, 3):
-        _burn(g, s, KEEP, False)
-    draw(g, 0, "2s")
-    act(g, G.DISCARD, 0, "3p")
-    act(g, G.PENG, 1)
-    pass_all(g)
-    discard(g, 1, "3s")
-    for s in (2, 3):
-        _burn(g, s, KEEP, False)
-    draw(g, 0, "2s")
-    act(g, G.DISCARD, 0, "7p")
-    act(g, G.PENG, 1)
-    pass_all(g)
-    discard(g, 1, "5s")
-    for s in (2, 3, 0):
-        _burn(g, s, KEEP, False)
+    # seat 0 throws 5p, 3p, 7p; seat 1 飞s the 5p (with the 2m wild), 碰s the others
+    for i, (face, claim, out) in enumerate((("5p", G.FEI, "1s"), ("3p", G.PENG, "3s"),
+                                            ("7p", G.PENG, "5s"))):
+        if i:
+            draw(g, 0, "2s")
+        act(g, G.DISCARD, 0, face)
+        act(g, claim, 1)
+        pass_all(g)
+        discard(g, 1, out)
+        for s in (2, 3, 0) if i == 2 else (2, 3):
+            _burn(g, s, KEEP, False)
     draw(g, 1, "2m")
     discard(g, 1, "7s")  # seat 1 now holds 2m 2m 9m 9m: four wilds
     for s in (2, 3, 0):

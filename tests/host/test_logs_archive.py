@@ -6,7 +6,7 @@ import argparse
 import struct
 
 from gamekit import play
-from mjtable import archive, exportcmd, logscmd
+from mjtable import archive, exportcmd, logfmt, logscmd
 from sichuan import game as G
 from sichuan import handlog, presets
 from sichuan import ruleset as R
@@ -70,18 +70,19 @@ def _hand(folder, seed):
 
 def _records(data):
     """The file header, then each record's bytes (docs/storage.md)."""
-    out = [data[:12]]
-    pos = 12
+    out = [data[:logfmt.HEADER]]
+    pos = logfmt.HEADER
     while pos < len(data):
         n = struct.unpack_from("<H", data, pos + 2)[0]
-        out.append(data[pos:pos + 18 + n])
-        pos += 18 + n
+        out.append(data[pos:pos + logfmt.OVERHEAD + n])
+        pos += logfmt.OVERHEAD + n
     return out
 
 
-def _take(ar, link, lid, data, newest=False, all_=False):
+def _take(ar, link, lid, data, newest=False, all_=False, accept=False):
     st = {"pulled": 0, "new": 0, "acked": 0, "bad": []}
-    logscmd._take(argparse.Namespace(all=all_, no_ack=False), ar, link, lid, data, newest, st)
+    args = argparse.Namespace(all=all_, no_ack=False, accept_unsealed=accept)
+    logscmd._take(args, ar, link, lid, data, newest, st)
     return st
 
 
@@ -116,7 +117,5 @@ def test_a_sealed_hand_cut_on_the_flash_is_kept_and_not_scored(tmp_path):
     assert not h["checked"] and "no end-of-hand record" in h["differences"]
     # taken on purpose once checked
     ar = archive.Archive(str(tmp_path / "ar.sqlite"))
-    st = {"pulled": 0, "new": 0, "acked": 0, "bad": []}
-    logscmd._take(argparse.Namespace(all=False, no_ack=False, accept_unsealed=True), ar, link,
-                  lid, cut, False, st)
+    _take(ar, link, lid, cut, accept=True)
     assert link.acked == [lid]
