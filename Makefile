@@ -9,8 +9,9 @@ STUBS   := $(VENV)/mpstubs
 STAMP   := $(VENV)/.setup-stamp
 FW      := firmware
 HEAP    ?= 96K
+JOBS    ?= $(shell nproc)
 
-.PHONY: setup test test-long test-py test-mp lint typecheck firmware demo demo-calc bench deploy clean
+.PHONY: setup system-deps test test-long test-py test-mp lint typecheck firmware demo demo-calc bench deploy clean
 
 setup: $(STAMP)
 
@@ -27,7 +28,11 @@ $(STAMP): requirements.txt tools/stubs-requirements.txt pyproject.toml
 # the type check against the rp2 stubs. The core and driver suites run on
 # MicroPython within pytest: tests/host/test_core_dual.py runs test-mp's
 # command and checks it ran as many tests as pytest collects there.
-test: setup firmware lint typecheck test-py
+test: setup system-deps firmware lint typecheck test-py
+
+# The Debian packages the tests use (chromium, postgresql), installed when missing.
+system-deps:
+	tools/system-deps.sh test
 
 # The long run of the faulty-reads bot test: 200 hands on the virtual table
 # with 5% missed reads and phantom, duplicated and unknown tags (`make test`
@@ -35,8 +40,9 @@ test: setup firmware lint typecheck test-py
 test-long: setup firmware
 	MJ_BOT_HANDS=200 MJ_BOT_JOBS=$$(nproc) $(BIN)/pytest -q tests/host/test_table_scenarios.py -k bot_hands
 
+# pytest-xdist: one worker per core; worksteal keeps both busy to the end.
 test-py: setup
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(JOBS) --dist worksteal
 
 test-mp: setup
 	$(MP) tools/mptest.py tests/core tests/drivers
