@@ -98,13 +98,15 @@ class Board:
         self.down = 0
         self._tried = 0  # ms of the last retry
         self._next = 0  # bit the last retry tried
+        self._miss = bytearray(len(expanders))  # failed reads in a row
 
     def init(self):
         """Bring every chip up. Returns `down`: one dead seat does not stop
         the table from playing the others and reporting it."""
         self.down = 0
         for b in range(3 * _SEATS):
-            self._init(b)
+            if not self._init(b):
+                self._init(b)  # once more: see refresh_inputs on the next transaction
         return self.down
 
     def _init(self, b):
@@ -135,17 +137,22 @@ class Board:
 
     def refresh_inputs(self):
         """Read the seats' key expanders (one I2C transaction each) before
-        polling the seats' Buttons. An expander that fails is marked down
-        and reads as all keys released until retry() takes it back."""
+        polling the seats' Buttons. An expander that fails twice in a row is
+        marked down and reads as all keys released until retry() takes it back."""
         ex = self.expanders
         for i in range(len(ex)):
             if self.down >> (2 * _SEATS + i) & 1:
                 continue
             try:
                 ex[i].read()
+                self._miss[i] = 0
             except OSError:
-                ex[i].state = 0xFFFF
-                self.down |= 1 << (2 * _SEATS + i)
+                # Twice in a row: on the rp2 port the transaction after one
+                # that timed out on an absent chip can fail too (EIO).
+                self._miss[i] += 1
+                if self._miss[i] >= 2:
+                    ex[i].state = 0xFFFF
+                    self.down |= 1 << (2 * _SEATS + i)
 
 
 def make(machine, neopixel=None):

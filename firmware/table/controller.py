@@ -130,6 +130,7 @@ class Controller:
         self._full_at = 0
         self.qing = -1  # the seat that announced 请胡 (long 胡), or -1
         self.down = 0  # the board's chips down at the last step (bits as Board.down)
+        self._shown = 0  # ... as the console was last told
         self.fault = ""  # the last task failure (app.guard), or why the last boot reset
         self.crashes = 0  # task failures since boot
 
@@ -206,6 +207,8 @@ class Controller:
             if not self.scanner.enroll.complete():
                 self.display.text = "Enr "  # no tiles known: enroll them from the host
                 return
+            if self.down & (1 << self.np) - 1:
+                return  # a seat's reader is down: a hand there could not be read
             if self.scanner.empty() and (st == IDLE or elapsed(now, self._full_at) >= 2000):
                 self.start_hand(now)
         elif st == END:
@@ -219,8 +222,8 @@ class Controller:
     def _chips(self, now):
         """Chips that do not answer (boards.pico Board.down: bit s reader,
         4 + s display, 8 + s keys of seat s). A reader that failed 3 scans
-        in a row, or a display write that failed, marks its chip down (the
-        board marks its expanders); a chip down is not touched but by the
+        in a row, or a display whose writes failed twice in a row, is marked
+        down (the board marks its expanders); a chip down is not touched but by the
         board's retry, and taken back once it answers. Its seat shows a chip
         alert, logged once when the chip goes down; the other seats play on."""
         b = self.board
@@ -230,7 +233,7 @@ class Controller:
         for s in range(d.seats):
             if sc.errors[2 * s] >= 3 or sc.errors[2 * s + 1] >= 3:
                 b.down |= 1 << s
-            if d.failed[s]:
+            if d.failed[s] >= 2:  # twice: one can be the rp2 port's echo of another's timeout
                 b.down |= 16 << s
         back = b.retry(now)
         if 0 <= back < 4:
@@ -241,6 +244,9 @@ class Controller:
         down = b.down
         sc.skip = down & 15
         d.down = down >> 4 & 15
+        if down != self._shown:  # the console says so (bits as Board.down)
+            self._shown = down
+            print("chips not answering: %03x" % down)
         new = down & ~self.down
         self.down = down
         for s in range(d.seats):

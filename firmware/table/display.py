@@ -89,7 +89,7 @@ class TableDisplay:
         self._pay_at = [0] * n
         self._paying = bytearray(n)
         self.writes = 0
-        self.failed = bytearray(n)  # a write failed (the controller marks it down)
+        self.failed = bytearray(n)  # writes failed in a row (the controller marks it down)
         self.down = 0  # seats whose display is down (bit per seat): not written
 
     def payment(self, seat, amount, now):
@@ -174,7 +174,8 @@ class TableDisplay:
             self.writes += 1
             self.failed[s] = 0
         except OSError:
-            self.failed[s] = 1  # a seat board unplugged: the controller marks it down
+            if self.failed[s] < 255:  # a seat board unplugged: the controller marks it down
+                self.failed[s] += 1
 
     def redraw(self, s):
         """Seat s's display was re-initialised (blank, not blinking): the

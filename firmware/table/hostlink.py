@@ -174,7 +174,7 @@ class HostLink:
             self.new_match()
 
     async def serve(self, idle_ms):
-        """The link task: each wake handles at most LINK_BURST frames (each
+        """The link task: each wake does at most LINK_BURST polls (each
         bounded: one read, one frame, one write attempt), then yields, so the
         game never waits on the host. idle_ms: the sleep when nothing came."""
         import asyncio

@@ -82,3 +82,30 @@ def test_a_chip_going_down_is_logged_once_in_the_hand():
     recs = [p for _, _, rt, p in log.records() if rt == REC_ALERT]
     log.close()
     assert [bytes(p[:3]) for p in recs] == [bytes((2, alerts.KEYS, 0))]
+
+
+def test_no_hand_starts_while_a_seat_has_no_reader():
+    r = TableRig()
+    _fast(r)
+    r.table.readers[0].unplug()
+    assert r.board.init() == 1
+    r.frame(10)
+    assert r.ctl.game is None and r.ctl.alerts.code[0] == alerts.READER
+    r.table.readers[0].unplug(False)
+    assert r.until(lambda: r.ctl.game is not None, 60)
+
+
+def test_one_failed_transaction_is_not_a_dead_chip():
+    # On the rp2 port the transaction after one that timed out on an absent
+    # chip can fail too (EIO): a chip is down after two failures in a row.
+    r = TableRig()
+    keys = r.table.keys[0]
+    r.table.i2c.detach(0x20)
+    r.board.refresh_inputs()
+    r.table.i2c.attach(0x20, keys)
+    r.board.refresh_inputs()
+    assert r.board.down == 0
+    r.table.i2c.detach(0x20)
+    r.board.refresh_inputs()
+    r.board.refresh_inputs()
+    assert r.board.down == 1 << 8
