@@ -40,6 +40,7 @@ from table.logstore import LogStore
 
 ENROLL_FILE = "enroll.bin"  # the names table.hostcmds stores them under
 RULES_FILE = "ruleset.bin"
+RESET_FILE = "reset.bin"  # why the watchdog is about to reset the board (stuck())
 LOG_DIR = "logs"
 PRESET = "xuezhan"
 
@@ -129,15 +130,31 @@ async def display_task(ctl, clock, sim, stats):
         await asyncio.sleep_ms(0 if sim is not None else 50)
 
 
+async def guard(ctl, fn, *args):
+    """Run the task fn(*args) for good: one that raises is printed with its
+    traceback, reported (ctl.crashes, ctl.fault: INFO `crashes`, `fault`)
+    and started again a second later. No task dies silently, and a failing
+    one leaves the others, and the link, running."""
+    while True:
+        try:
+            return await fn(*args)
+        except Exception as e:  # asyncio.CancelledError is no Exception
+            sys.print_exception(e)
+            ctl.crashes += 1
+            ctl.fault = "%s %r" % (fn.__name__, e)
+        await asyncio.sleep_ms(1000)
+
+
 async def run(ctl, board, clock, wdt=None, sim=None, stats=None, hl=None):
     if stats is None:
         stats = Stats()
-    scan = asyncio.create_task(scan_task(ctl, clock, wdt, sim, stats))
-    keys = asyncio.create_task(key_task(ctl, board, clock, sim))
-    disp = asyncio.create_task(display_task(ctl, clock, sim, stats))
+    g = asyncio.create_task
+    scan = g(guard(ctl, scan_task, ctl, clock, wdt, sim, stats))
+    keys = g(guard(ctl, key_task, ctl, board, clock, sim))
+    disp = g(guard(ctl, display_task, ctl, clock, sim, stats))
     lnk = None
     if hl is not None:
-        lnk = asyncio.create_task(hl.serve(1 if sim is not None else 5))
+        lnk = g(guard(ctl, hl.serve, 1 if sim is not None else 5))
     await scan
     keys.cancel()
     disp.cancel()
@@ -172,11 +189,29 @@ def boot(board, root, rs, enrollment_blob=None, claim_ms=5000):
         print("log %d repaired: %d B of a torn record %d cut" % r)
     for d in logs.damaged:
         print("log %d damaged (reason %d at record %d, byte %d): kept, no appends" % d)
-    failed = board.init()
-    if failed:
-        print("chips not answering:", failed)
+    down = board.init()
+    for b in range(12):  # bits as boards.pico Board.down
+        if down >> b & 1:
+            print("chip not answering:", ("reader", "display", "keys")[b >> 2] + str(b & 3))
     _collect()
-    return C.Controller(board, rs, en, logs, claim_ms=claim_ms)
+    ctl = C.Controller(board, rs, en, logs, claim_ms=claim_ms)
+    st, why = store.load(root + "/" + RESET_FILE)
+    if st != store.MISSING:
+        ctl.fault = "reset: " + (why.decode() if st == store.OK else "?")
+        print(ctl.fault)
+        store.remove(root + "/" + RESET_FILE)
+    return ctl
+
+
+def stuck(root, ctl):
+    """The watchdog's on_stuck: why the board is about to reset, stored for
+    the next boot to report (boot(): printed, INFO `fault`)."""
+
+    def f(ms):
+        store.write(root + "/" + RESET_FILE, ("scan task silent %d ms; last fault: %s" % (
+            ms, ctl.fault)).encode())
+
+    return f
 
 
 def active_rules(root, preset):
@@ -218,8 +253,10 @@ def main_board():
     ctl = boot(board, "", rs)
     hl = hostlink.HostLink(ctl, "", read, write, key=hostlink.load_key(""),
                            button=hostlink.key_button(board), table_id=machine.unique_id())
+    if not ctl.fault and machine.reset_cause() == machine.WDT_RESET:
+        ctl.fault = "reset: watchdog"  # the VM stuck in C: no callback ran to say why
     wdt = watchdog.Watchdog(machine.WDT(timeout=watchdog.TIMEOUT_MS), machine.Timer(-1),
-                            time.ticks_ms)
+                            time.ticks_ms, on_stuck=stuck("", ctl))
     asyncio.run(run(ctl, board, time.ticks_ms, wdt, hl=hl))
 
 

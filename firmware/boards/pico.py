@@ -60,6 +60,7 @@ _I2C_SCL = const(27)
 
 _LED_DATA = const(22)
 _LEDS_PER_SEAT = const(3)
+_RETRY_MS = const(1000)  # one down chip tried again per second
 
 DISPLAY_ADDR = (0x70, 0x71, 0x72, 0x73)
 EXPANDER_ADDR = (0x20, 0x21, 0x22, 0x23)
@@ -78,7 +79,13 @@ def key_bits(seat):
 
 
 class Board:
-    """The drivers of one table. Nothing talks to a chip until init()."""
+    """The drivers of one table. Nothing talks to a chip until init().
+
+    down: the chips not answering, one bit each: bit s reader s, 4 + s
+    display s, 8 + s key expander s. A chip that is down is left alone (a
+    try of an absent chip costs a bus timeout: 50 ms on I2C, 20 ms of BUSY
+    polls on SPI) but for retry(), which re-initialises one of them a
+    second and takes it back once it answers."""
 
     def __init__(self, spi, i2c, readers, displays, expanders, buttons, leds):
         self.spi = spi
@@ -88,34 +95,64 @@ class Board:
         self.expanders = expanders
         self.buttons = buttons
         self.leds = leds
+        self.down = 0
+        self._tried = 0  # ms of the last retry
+        self._next = 0  # bit the last retry tried
+        self._miss = bytearray(len(expanders))  # failed reads in a row
 
     def init(self):
-        """Bring every chip up. Returns the names of the ones that failed
-        ("reader2", "display0", "keys1"), so one dead seat does not stop the
-        table from reporting it."""
-        failed = []
-        for i, r in enumerate(self.readers):
-            try:
-                r.init()
-            except OSError:
-                failed.append("reader%d" % i)
-        for i, d in enumerate(self.displays):
-            try:
-                d.init()
-            except OSError:
-                failed.append("display%d" % i)
-        for i, e in enumerate(self.expanders):
-            try:
-                e.init()
-            except OSError:
-                failed.append("keys%d" % i)
-        return failed
+        """Bring every chip up. Returns `down`: one dead seat does not stop
+        the table from playing the others and reporting it."""
+        self.down = 0
+        for b in range(3 * _SEATS):
+            if not self._init(b):
+                self._init(b)  # once more: see refresh_inputs on the next transaction
+        return self.down
+
+    def _init(self, b):
+        chips = self.readers if b < _SEATS else (
+            self.displays if b < 2 * _SEATS else self.expanders)
+        try:
+            chips[b % _SEATS].init()
+        except OSError:  # any bus error: ETIMEDOUT, ENODEV, EIO, a BUSY line stuck
+            self.down |= 1 << b
+            return False
+        self.down &= ~(1 << b)
+        return True
+
+    def retry(self, now):
+        """At most once every _RETRY_MS (now: ms, wrapping at 2**30), try the
+        next chip that is down again. Returns its bit if it answered (it is
+        re-initialised and up again), else -1."""
+        if not self.down or (now - self._tried) & 0x3FFFFFFF < _RETRY_MS:
+            return -1
+        self._tried = now
+        b = self._next
+        for _ in range(3 * _SEATS):
+            b = (b + 1) % (3 * _SEATS)
+            if self.down >> b & 1:
+                break
+        self._next = b
+        return b if self._init(b) else -1
 
     def refresh_inputs(self):
         """Read the seats' key expanders (one I2C transaction each) before
-        polling the seats' Buttons."""
-        for e in self.expanders:
-            e.read()
+        polling the seats' Buttons. An expander that fails twice in a row is
+        marked down and reads as all keys released until retry() takes it back."""
+        ex = self.expanders
+        for i in range(len(ex)):
+            if self.down >> (2 * _SEATS + i) & 1:
+                continue
+            try:
+                ex[i].read()
+                self._miss[i] = 0
+            except OSError:
+                # Twice in a row: on the rp2 port the transaction after one
+                # that timed out on an absent chip can fail too (EIO).
+                self._miss[i] += 1
+                if self._miss[i] >= 2:
+                    ex[i].state = 0xFFFF
+                    self.down |= 1 << (2 * _SEATS + i)
 
 
 def make(machine, neopixel=None):

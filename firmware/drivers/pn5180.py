@@ -183,6 +183,9 @@ class PN5180:
         while busy.value() != level:
             n -= 1
             if n <= 0:
+                # deselect: a chip left selected would take the next frame
+                # meant for another reader on the bus (a cable pulled mid-frame)
+                self.nss.value(1)
                 raise OSError(ETIMEDOUT, "PN5180 BUSY stuck")
 
     def _frame_out(self, buf):

@@ -22,15 +22,22 @@ COUNT = const(6)  # wrong tile count on a rack or tray
 REFUSED = const(7)  # a claim (or kong, or win) the rules refuse
 FULL = const(8)  # flash full: no new hand until the host takes the logs
 READER = const(9)  # a reader does not answer
+KEYS = const(10)  # a key expander does not answer
+DISPLAY = const(11)  # a display does not answer
 
 # 4-character display texts (HT16K33 font: digits, space, - _ = and the
 # letters A b C d E F G H I J L n o P q r S t U y), index = code.
-TEXTS = ("    ", "quE ", "turn", "tAG ", "2PLC", "5th ", "Cnt ", "rEF ", "FULL", "rdEr")
+TEXTS = ("    ", "quE ", "turn", "tAG ", "2PLC", "5th ", "Cnt ", "rEF ", "FULL", "rdEr", "PAd ",
+         "dISP")
 NAMES = ("none", "void-suit discard", "out of turn", "unknown tag", "tile in two places",
-         "fifth copy", "wrong tile count", "claim refused", "flash full", "reader fault")
+         "fifth copy", "wrong tile count", "claim refused", "flash full", "reader fault",
+         "keys fault", "display fault")
 
 # Alerts that a key press raised clear by themselves; the rest need the table put right.
 _BY_KEY = const(1 << REFUSED | 1 << TURN)
+# Chip alerts: a chip of the seat does not answer. They stop nothing (the
+# other seats play on) and stand until the controller sees the chip back.
+_CHIP = const(1 << READER | 1 << KEYS | 1 << DISPLAY)
 
 
 def from_reason(reason):
@@ -48,7 +55,9 @@ def from_reason(reason):
 
 class Alerts:
     """The standing alert of each seat: code, the engine reason behind it (or
-    0), when it was raised, and whether a key press raised it."""
+    0), when it was raised, and its kind (by_key): 0 the table raised it,
+    1 a key press, 2 a chip fault (neither table nor key alerts: they stop
+    no action and clear only by clear())."""
 
     def __init__(self, seats=4, hold_ms=3000):
         self.seats = seats
@@ -66,7 +75,7 @@ class Alerts:
         new = self.code[seat] != code or self.reason[seat] != reason
         self.code[seat] = code
         self.reason[seat] = reason
-        self.by_key[seat] = 1 if by_key else 0
+        self.by_key[seat] = 2 if _CHIP >> code & 1 else (1 if by_key else 0)
         self.since[seat] = now
         if new:
             self.raised += 1
@@ -88,7 +97,7 @@ class Alerts:
     def expire(self, now):
         """Drop key-raised alerts older than hold_ms (now and since in ms)."""
         for s in range(self.seats):
-            if self.code[s] and self.by_key[s]:
+            if self.code[s] and self.by_key[s] == 1:
                 if ((now - self.since[s]) & 0x3FFFFFFF) >= self.hold_ms:
                     self.clear(s)
 

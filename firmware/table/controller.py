@@ -129,6 +129,10 @@ class Controller:
         self._odd_changes = -1
         self._full_at = 0
         self.qing = -1  # the seat that announced 请胡 (long 胡), or -1
+        self.down = 0  # the board's chips down at the last step (bits as Board.down)
+        self._shown = 0  # ... as the console was last told
+        self.fault = ""  # the last task failure (app.guard), or why the last boot reset
+        self.crashes = 0  # task failures since boot
 
     # --- scanning ---------------------------------------------------------
 
@@ -195,6 +199,7 @@ class Controller:
     def step(self, now):
         """Read the table into the game (call after each scan cycle)."""
         self.alerts.expire(now)
+        self._chips(now)
         st = self.state
         if st == PLAY:
             self._play(now)
@@ -202,6 +207,8 @@ class Controller:
             if not self.scanner.enroll.complete():
                 self.display.text = "Enr "  # no tiles known: enroll them from the host
                 return
+            if self.down & (1 << self.np) - 1:
+                return  # a seat's reader is down: a hand there could not be read
             if self.scanner.empty() and (st == IDLE or elapsed(now, self._full_at) >= 2000):
                 self.start_hand(now)
         elif st == END:
@@ -211,6 +218,47 @@ class Controller:
                     self.start_hand(now)
                 else:
                     self.display.clear_payments()  # the final scores stay up
+
+    def _chips(self, now):
+        """Chips that do not answer (boards.pico Board.down: bit s reader,
+        4 + s display, 8 + s keys of seat s). A reader that failed 3 scans
+        in a row, or a display whose writes failed twice in a row, is marked
+        down (the board marks its expanders); a chip down is not touched but by the
+        board's retry, and taken back once it answers. Its seat shows a chip
+        alert, logged once when the chip goes down; the other seats play on."""
+        b = self.board
+        sc = self.scanner
+        d = self.display
+        al = self.alerts
+        for s in range(d.seats):
+            if sc.errors[2 * s] >= 3 or sc.errors[2 * s + 1] >= 3:
+                b.down |= 1 << s
+            if d.failed[s] >= 2:  # twice: one can be the rp2 port's echo of another's timeout
+                b.down |= 16 << s
+        back = b.retry(now)
+        if 0 <= back < 4:
+            sc.errors[2 * back] = 0
+            sc.errors[2 * back + 1] = 0
+        elif 4 <= back < 8:
+            d.redraw(back - 4)
+        down = b.down
+        sc.skip = down & 15
+        d.down = down >> 4 & 15
+        if down != self._shown:  # the console says so (bits as Board.down)
+            self._shown = down
+            print("chips not answering: %03x" % down)
+        new = down & ~self.down
+        self.down = down
+        for s in range(d.seats):
+            c = alerts.READER if down >> s & 1 else (
+                alerts.KEYS if down >> 8 + s & 1 else (alerts.DISPLAY if down >> 4 + s & 1 else 0))
+            if c:
+                if al.code[s] == 0 or al.by_key[s] == 2:
+                    al.raise_(s, c, now)
+                if new >> s & 0x111:
+                    self._log_alert(s, c, 0, now)
+            elif al.by_key[s] == 2:
+                al.clear(s)
 
     def new_match(self, rs):
         """A match under ruleset rs begins (the table must not be in a hand).
@@ -251,6 +299,7 @@ class Controller:
         self._mark = 0
         self.log = None
         self.log_failed = False
+        self.down = 0  # the chips down now are logged again in this hand
         if self.logs is not None:
             # Let go of the room without a collection: the small allocations
             # before the file opens land elsewhere, and the open's large one,
@@ -305,10 +354,6 @@ class Controller:
         if s >= 0:
             self._alert(s, alerts.TWO, now)
             return
-        for p in range(sc.places):
-            if sc.errors[p] >= 3:
-                self._alert(p >> 1, alerts.READER, now)
-                return
         a = self.obs.classify(g)
         ob = self.obs
         if ob.problem_seat >= 0:

@@ -89,7 +89,8 @@ class TableDisplay:
         self._pay_at = [0] * n
         self._paying = bytearray(n)
         self.writes = 0
-        self.failed = bytearray(n)
+        self.failed = bytearray(n)  # writes failed in a row (the controller marks it down)
+        self.down = 0  # seats whose display is down (bit per seat): not written
 
     def payment(self, seat, amount, now):
         """Seat gains `amount` (negative: pays) now; shown for pay_ms."""
@@ -133,7 +134,7 @@ class TableDisplay:
             key = self.text if self.text is not None else _SETUP_TEXT[state]
         else:  # clamped score, 缺 suit (or 255) and turn: below 2**26
             key = (((clamp(score) + 1000) << 8 | void) << 1 | (1 if turn else 0)) << 3 | mode
-        if key != self._key[s]:
+        if key != self._key[s] and not self.down >> s & 1:
             self._draw(s, mode, key)
         if self.leds is not None:
             if alert:
@@ -173,7 +174,15 @@ class TableDisplay:
             self.writes += 1
             self.failed[s] = 0
         except OSError:
-            self.failed[s] = 1  # a seat board unplugged: retry on the next refresh
+            if self.failed[s] < 255:  # a seat board unplugged: the controller marks it down
+                self.failed[s] += 1
+
+    def redraw(self, s):
+        """Seat s's display was re-initialised (blank, not blinking): the
+        next show() writes it whole."""
+        self._key[s] = None
+        self._blink[s] = 0
+        self.failed[s] = 0
 
     def tick(self, now):
         """LED blinking (call every display cycle)."""

@@ -19,7 +19,8 @@ install(link, logs, ...) -> Host registers on a table.link.Link:
     0x25 TAG    read  (none) -> seq u32, uid[8]: the tag last read on the
                       enrolment antenna (seq counts presentations; 0 = none)
   INFO key=value lines: fw, proto, rules, rules_crc, free, logs, clock, key,
-  watch, and refused (why the last pushed ruleset or map was refused).
+  watch, and refused (why the last pushed ruleset or map was refused), and
+  the lines of the health hook (hostlink: chips, crashes, fault).
 
 Events: the controller calls push_event(data) with the bytes of what happened
 (by convention the hand-log bytes it appends, see below); they are queued
@@ -336,6 +337,7 @@ class Host:
         rules_file="ruleset.bin",
         enroll_file="enroll.bin",
         enroll_map=None,
+        health=None,
     ):
         from table.xfer import Transfers
 
@@ -352,6 +354,7 @@ class Host:
         self._busy = busy
         self._current = current_log
         self._tag = last_tag
+        self._health = health
         self.refused = ""
         self.watching = False
         self.dropped = 0
@@ -545,6 +548,8 @@ class Host:
             lines.append("repaired=" + ",".join("%d:%d" % r[:2] for r in self.logs.repairs))
         if self.logs.damaged:
             lines.append("damaged=" + ",".join("%d:%d" % d[:2] for d in self.logs.damaged))
+        if self._health is not None:
+            lines.append(self._health())
         return ("\n".join(lines) + "\n").encode()
 
     # --- live events and seals, called by the controller ---
@@ -614,6 +619,7 @@ def install(link, logs, **kw):
       clock       an object with now() and set(secs) (default: Clock())
       table_id    8 bytes, as given to the Link (bound into log seals)
       seats       seats of the physical table (4)
+      health      fn() -> more INFO lines (str, no trailing newline)
     Returns the Host: call host.poll() after link.poll(), host.push_event(b)
     for live events and host.seal(log) at the end of a hand."""
     return Host(link, logs, **kw)

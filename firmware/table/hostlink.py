@@ -85,7 +85,7 @@ class HostLink:
             self.link, logs, root=root, rules=ctl.rs, on_rules=self._on_rules,
             on_enroll=self._on_enroll, on_match=self._on_match, busy=self.busy,
             current_log=self.current_log, table_id=table_id,
-            enroll_map=ctl.scanner.enroll.uids, last_tag=self.last_tag)
+            enroll_map=ctl.scanner.enroll.uids, last_tag=self.last_tag, health=self.health)
         ctl.logs = LiveLogs(logs, self.host)
         self._tag_seq = 0
         self._tag_uid = None  # on the antenna at the last question
@@ -104,6 +104,14 @@ class HostLink:
                 self._tag_seq += 1
                 self._tag_last = uid
         return (self._tag_seq, self._tag_last) if self._tag_seq else None
+
+    def health(self):
+        """INFO lines: `chips` the chips not answering (hex, bits as
+        boards.pico Board.down), `crashes` the task failures since boot
+        (app.guard restarted them), `fault` the last one or why the board
+        last reset (empty if none)."""
+        c = self.ctl
+        return "chips=%x\ncrashes=%d\nfault=%s" % (c.board.down, c.crashes, c.fault)
 
     def _save_key(self, key):
         store.write(self.root + "/" + KEY_FILE, key)
@@ -166,7 +174,7 @@ class HostLink:
             self.new_match()
 
     async def serve(self, idle_ms):
-        """The link task: each wake handles at most LINK_BURST frames (each
+        """The link task: each wake does at most LINK_BURST polls (each
         bounded: one read, one frame, one write attempt), then yields, so the
         game never waits on the host. idle_ms: the sleep when nothing came."""
         import asyncio

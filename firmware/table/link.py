@@ -110,7 +110,9 @@ class Link:
     # --- stream side ---
 
     def poll(self):
-        """Do a bounded slice of link work; True if a frame was handled."""
+        """Do a bounded slice of link work; True if there was some (bytes
+        read or a frame handled), so a caller's burst goes on: garbage with
+        no delimiter is drained a burst at a time, not one read per wake."""
         if self._txo < self._txn:
             self._flush()
             if self._txo < self._txn:
@@ -132,7 +134,7 @@ class Link:
         i = rx.find(b"\x00", self._scan, n)
         if i < 0:
             self._scan = n
-            return False
+            return True
         if self._drop:
             self._drop = False
             self._send_error(F.NO_REQUEST, 0, F.E_LEN, -1)

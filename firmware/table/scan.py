@@ -56,7 +56,8 @@ class Scanner:
         self.dual = bytearray(TILES)
         self.unknown = bytearray(n)  # consecutive scans with an unknown tag, per place
         self.unknown_uid = bytearray(8 * n)  # the last unknown UID seen at each place
-        self.errors = bytearray(n)  # reader errors per place (saturating)
+        self.errors = bytearray(n)  # reader errors per place in a row (saturating)
+        self.skip = 0  # seats whose reader is down (bit per seat): not scanned
         self.scans = 0
         self.changes = 0  # bumped on every confirmed change (observers poll it)
         self.pending = 0  # tiles on their way to a new place (candidates)
@@ -71,6 +72,8 @@ class Scanner:
 
     def scan_place(self, p):
         """Inventory place p (seat * 2 + antenna) and update the filter."""
+        if self.skip >> (p >> 1) & 1:
+            return  # its reader is down: boards.pico Board.retry() takes it back
         r = self.readers[p >> 1]
         try:
             r.select_antenna(p & 1)

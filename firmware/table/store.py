@@ -72,7 +72,7 @@ def write(path, data):
                 os.fsync(f.fileno())
         os.rename(tmp, path)
     except OSError:
-        _remove(tmp)
+        remove(tmp)
         raise
 
 
@@ -110,12 +110,13 @@ def clean(folder):
         return gone
     for name in names:
         if name.endswith(TMP):
-            _remove(folder + "/" + name)
+            remove(folder + "/" + name)
             gone.append(name)
     return gone
 
 
-def _remove(path):
+def remove(path):
+    """Remove path if it is there."""
     try:
         os.remove(path)
     except OSError:

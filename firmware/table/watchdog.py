@@ -14,6 +14,11 @@ stuck in C stops the callbacks too, and the hardware resets the board.
 
 Watchdog(wdt, timer, clock): wdt a machine.WDT (TIMEOUT_MS), timer a
 machine.Timer, clock() -> ms (time.ticks_ms); feed() is the scan task's feed.
+on_stuck(ms), if given, is called once when the timer stops feeding (the
+scan task silent for ms): app.py stores the reason on flash there, so the
+boot after the reset reports it (machine.reset_cause() alone does not say
+why, and reads power-on after a reset in the emulator). A soft callback
+runs between bytecodes, never inside a filesystem call of the stuck task.
 """
 
 from drivers.buttons import ticks_diff
@@ -25,10 +30,11 @@ _TICK_MS = const(1000)
 
 
 class Watchdog:
-    def __init__(self, wdt, timer, clock, grace_ms=GRACE_MS, tick_ms=_TICK_MS):
+    def __init__(self, wdt, timer, clock, grace_ms=GRACE_MS, tick_ms=_TICK_MS, on_stuck=None):
         self.wdt = wdt
         self.clock = clock
         self.grace = grace_ms
+        self.on_stuck = on_stuck
         self.last = clock()
         timer.init(period=tick_ms, callback=self._tick)
 
@@ -39,5 +45,10 @@ class Watchdog:
         self.wdt.feed()
 
     def _tick(self, _timer):
-        if ticks_diff(self.clock(), self.last) < self.grace:
+        d = ticks_diff(self.clock(), self.last)
+        if d < self.grace:
             self.wdt.feed()
+        elif self.on_stuck is not None:
+            f = self.on_stuck
+            self.on_stuck = None
+            f(d)

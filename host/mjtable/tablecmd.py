@@ -114,9 +114,27 @@ def info(args):
         rows.append(("repaired", d["repaired"] + "  (power cut: a torn last record cut off)"))
     if d.get("damaged"):
         rows.append(("damaged", d["damaged"] + "  (kept, takes no records)"))
+    down = chip_names(d.get("chips", "0"))
+    if down:
+        rows.append(("not answering", ", ".join(down) + "  (check the seat cables)"))
+    if d.get("crashes", "0") != "0":
+        rows.append(("task failures", d["crashes"] + "  (each restarted)"))
+    if d.get("fault"):
+        rows.append(("last fault", d["fault"]))
     for k, v in rows:
         print("%-13s %s" % (k, v))
     return 0
+
+
+def chip_names(mask_hex: str) -> list:
+    """The chips of INFO `chips` (hex: bit s reader s, 4 + s display s, 8 + s
+    keys s, as the firmware's boards.pico Board.down)."""
+    try:
+        m = int(mask_hex, 16)
+    except ValueError:
+        return ["? (%s)" % mask_hex]
+    return ["%s%d" % (("reader", "display", "keys")[b >> 2], b & 3) for b in range(12)
+            if m >> b & 1]
 
 
 def _retry_busy(fn, wait: float):

@@ -441,3 +441,14 @@ def test_idle_polls_allocate_nothing_on_micropython():
     finally:
         gc.enable()
     assert grown < 512, grown  # a memoryview per poll would be 32 KB here
+
+
+def test_garbage_without_a_delimiter_keeps_a_burst_going():
+    # each poll that reads counts as work: the link task's burst (hostlink
+    # LINK_BURST polls a wake) drains garbage at its full rate, not one read a wake
+    t = Table(rchunk=64)
+    t.pipe.inq += b"\x01" * 512
+    assert [t.link.poll() for _ in range(8)] == [True] * 8
+    assert not t.pipe.inq and t.link.poll() is False
+    t.run(b"\x00")  # the host's resync ends the garbage
+    assert t.ok(F.CMD_ECHO, b"after") == b"after"

@@ -73,3 +73,16 @@ def test_the_clock_wraps_at_two_to_the_thirty():
     now[0] = 1600  # 2.1 s
     tim.fire()
     assert wdt.feeds == 2
+
+
+def test_a_stuck_scan_task_says_why_once_before_the_reset():
+    said = []
+    now = [0]
+    wdt = Wdt()
+    tim = Timer()
+    dog = Watchdog(wdt, tim, lambda: now[0], 2000, on_stuck=said.append)
+    dog.feed()
+    for t in (1000, 2000, 3000, 4000):
+        now[0] = t
+        tim.fire()
+    assert wdt.feeds == 2 and said == [2000]  # told once, at the first tick it starves

@@ -42,3 +42,40 @@ def test_mjtable_info_shows_what_the_boot_repaired(monkeypatch, capsys):
     code, out, _ = call(capsys, "info")
     assert code == 0
     assert "repaired      7:15  (power cut" in out and "damaged       9:3  (kept" in out
+
+
+def test_mjtable_info_names_the_chips_not_answering_and_the_last_fault(monkeypatch, capsys):
+    from mjcall import call
+    from mjtable import findport
+
+    class Link:
+        table_id = b"TESTTBL1"
+        flags = 0
+
+        def info(self):
+            return {"fw": "1", "rules": "xuezhan", "rules_crc": "0", "chips": "284",
+                    "crashes": "2", "fault": "key_task OSError(110,)"}
+
+    monkeypatch.setattr(findport, "connect", lambda args: Link())
+    code, out, _ = call(capsys, "info")
+    assert code == 0
+    assert "not answering reader2, display3, keys1  (check" in out
+    assert "task failures 2  (each restarted)" in out
+    assert "last fault    key_task OSError(110,)" in out
+
+
+def test_the_watchdog_reason_is_reported_by_the_next_boot_once(tmp_path, capsys):
+    from boards import sim
+
+    board, _ = sim.make()
+    for r in board.readers:
+        r.settle_us = r.switch_us = 0
+    root = str(tmp_path)
+    rs = app.active_rules(root, "xuezhan")
+    ctl = app.boot(board, root, rs)
+    ctl.fault = "scan_task OSError(5,)"
+    app.stuck(root, ctl)(61000)  # the watchdog's on_stuck, before it lets the board reset
+    ctl = app.boot(board, root, rs)
+    want = "reset: scan task silent 61000 ms; last fault: scan_task OSError(5,)"
+    assert ctl.fault == want and want in capsys.readouterr().out
+    assert app.boot(board, root, rs).fault == ""  # said once

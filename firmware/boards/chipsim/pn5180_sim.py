@@ -26,7 +26,9 @@ Fault injection, from a seeded PRNG (same sequence on both interpreters):
 miss_rate (a tag stays silent for one request), phantom_rate (an empty slot
 returns a made-up UID that fits the mask), crosstalk_rate (a tag on the
 other antenna of this reader answers too, as a tile lying between rack and
-tray would).
+tray would). unplugged (a seat cable pulled): BUSY reads 0 and MISO 0x00,
+as rp2040js's undriven lines do, and nothing reaches the chip; plugged in
+again it has powered up afresh and needs the driver's init().
 """
 
 from boards.chipsim.pins import ComputedPin, PinSim
@@ -90,6 +92,7 @@ class PN5180Sim:
         self.eofs = 0
         self.phantoms = 0
         self.garble = 0  # the next so many single answers arrive with a bad CRC
+        self.unplugged = False
         self._power_on()
 
     # --- tags on the antennas (the table's side) --------------------------
@@ -104,6 +107,11 @@ class PN5180Sim:
         self.tags[ant] = [bytes(u) for u in uids]
 
     # --- power, reset, BUSY ---------------------------------------------
+
+    def unplug(self, off=True):
+        """Pull (off) or put back (not off) the seat cable."""
+        self.unplugged = off
+        self._power_on()
 
     def _power_on(self):
         self.regs = [0] * 0x30
@@ -129,6 +137,8 @@ class PN5180Sim:
             self._power_on()
 
     def _busy_read(self):
+        if self.unplugged:
+            return 0
         if self.in_reset:
             return 1
         if self.nss.value() == 0:
@@ -141,6 +151,8 @@ class PN5180Sim:
     # --- SPI frames -----------------------------------------------------
 
     def _nss_edge(self, level):
+        if self.unplugged:
+            return
         if level == 0:
             if self.in_reset or self._busy_left > 0:
                 self.violations += 1
@@ -158,6 +170,11 @@ class PN5180Sim:
         self._busy_left = self.busy_delay
 
     def spi_transfer(self, wbuf, rbuf):
+        if self.unplugged:
+            if rbuf is not None:
+                for i in range(len(rbuf)):
+                    rbuf[i] = 0
+            return
         if self.in_reset:
             if rbuf is not None:
                 for i in range(len(rbuf)):
