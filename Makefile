@@ -10,7 +10,7 @@ STAMP   := $(VENV)/.setup-stamp
 FW      := firmware
 HEAP    ?= 96K
 
-.PHONY: setup test test-long test-py test-mp lint typecheck firmware demo demo-calc bench deploy clean
+.PHONY: setup test test-long test-py test-mp lint typecheck firmware demo demo-calc bench deploy uf2 uf2-check clean
 
 setup: $(STAMP)
 
@@ -42,7 +42,7 @@ test-mp: setup
 	$(MP) tools/mptest.py tests/core tests/drivers
 
 lint: setup
-	$(BIN)/ruff check firmware host tests tools
+	$(BIN)/ruff check firmware host tests tools image
 
 typecheck: setup
 	$(BIN)/mypy --config-file tools/mypy-firmware.ini firmware
@@ -61,6 +61,17 @@ demo-calc: setup
 
 bench: setup firmware
 	$(BIN)/python tools/bench.py
+
+# The table's own MicroPython image, the firmware frozen in (docs/image.md):
+# build/mjtable-pico.uf2 from MicroPython v1.28.0's source (MPY_SRC, else
+# ../shared/micropython/micropython-1.28.0-rp2.tar.xz; MPY_SRC=git clones it)
+# with Debian's arm-none-eabi toolchain. uf2-check also builds it a second
+# time in a fresh folder and fails unless the two are the same bytes.
+uf2: setup
+	$(BIN)/python image/build.py
+
+uf2-check: setup
+	$(BIN)/python image/build.py --check-repro
 
 deploy: setup firmware
 	$(BIN)/mjtable deploy $(if $(PORT),--port $(PORT))

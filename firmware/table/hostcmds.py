@@ -19,7 +19,10 @@ install(link, logs, ...) -> Host registers on a table.link.Link:
     0x25 TAG    read  (none) -> seq u32, uid[8]: the tag last read on the
                       enrolment antenna (seq counts presentations; 0 = none)
   INFO key=value lines: fw, proto, rules, rules_crc, free, logs, clock, key,
-  watch, and refused (why the last pushed ruleset or map was refused).
+  watch, mpy (MicroPython's version), and when they apply: commit and
+  shadowed (the table's own image), usb (locked, maint or open: the board's
+  REPL), refused (why the last pushed ruleset or map was refused), repaired,
+  damaged.
 
 Events: the controller calls push_event(data) with the bytes of what happened
 (by convention the hand-log bytes it appends, see below); they are queued
@@ -353,6 +356,7 @@ class Host:
         self._current = current_log
         self._tag = last_tag
         self.refused = ""
+        self.usb = ""  # app.main_board: "locked", "maint" or "open" (the REPL's state)
         self.watching = False
         self.dropped = 0
         self._events = []
@@ -538,6 +542,9 @@ class Host:
             "key=%d" % (1 if self.link.has_key else 0),
             "watch=%d" % (1 if self.watching else 0),
         ]
+        lines += _build_lines()
+        if self.usb:
+            lines.append("usb=" + self.usb)
         if self.refused:
             lines.append("refused=%s" % self.refused)
         # what the boot found (docs/storage.md): log id:bytes cut, log id:reason
@@ -577,6 +584,23 @@ class Host:
         d = mac.digest(SEAL_TAG, self.table_id, struct.pack("<I", log.log_id), log.head())
         log.append(T_SEAL, d)
         return True
+
+
+def _build_lines():
+    """INFO's lines on what runs: MicroPython's version and, on the table's
+    own image (image/build.py writes its mjbuild module), the firmware's git
+    commit and the files on flash it overrides. A file deploy has no mjbuild."""
+    import sys
+
+    out = ["mpy=%d.%d.%d" % tuple(sys.implementation.version[:3])]
+    try:
+        import mjbuild  # type: ignore[import-not-found]
+    except ImportError:
+        return out
+    out.append("commit=" + mjbuild.COMMIT)
+    if mjbuild.shadowed:
+        out.append("shadowed=" + mjbuild.shadowed)
+    return out
 
 
 def check_enroll(blob):
