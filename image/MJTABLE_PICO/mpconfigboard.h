@@ -6,3 +6,16 @@
 // No ROMFS partition (docs/decisions.md: "The table's own image").
 #define MICROPY_HW_BOARD_NAME                   "Raspberry Pi Pico (mjtable)"
 #define MICROPY_HW_FLASH_STORAGE_BYTES          (1408 * 1024)
+
+// main.py and boot.py, frozen or on the filesystem, start with Ctrl-C off
+// (pyexec.c's board hook: EXEC_FLAG_NO_INTERRUPT), and app.py turns it on
+// unless the table is locked. Without this, a Ctrl-C sent while the board
+// powers up could interrupt main.py before app.py has read the key, and end
+// in the REPL (docs/image.md, The locked table). The REPL and mpremote's
+// raw REPL (their own flags) keep Ctrl-C.
+#define MICROPY_BOARD_BEFORE_PYTHON_EXEC(input_kind, exec_flags) \
+    do { \
+        if ((exec_flags) & (EXEC_FLAG_SOURCE_IS_RAW_CODE | EXEC_FLAG_SOURCE_IS_FILENAME)) { \
+            (exec_flags) |= EXEC_FLAG_NO_INTERRUPT; \
+        } \
+    } while (0)
