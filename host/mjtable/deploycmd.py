@@ -217,11 +217,23 @@ def source_version(src: str) -> str:
     return m.group(1) if m else "?"
 
 
+def link_port(args):
+    """The link's port: --link-port; else the table found by USB id; else the
+    REPL's --port, which carries the link when the board has no second CDC
+    interface (no usb-device-cdc) and is not found by USB id (a pty: the
+    emulated board)."""
+    from . import link as L
+
+    if args.link_port is not None:
+        return args.link_port
+    return None if L.find_table_ports() else args.port
+
+
 def check_version(args, want: str) -> None:
     from . import findport
 
     class A:
-        port = args.link_port
+        port = link_port(args)
         timeout = 5.0
         key = None
 
