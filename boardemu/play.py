@@ -218,3 +218,29 @@ def first_actions(n):
 def dealt(vt, w):
     """until(): the first discard of the hand is accepted."""
     return any(a[0] == G.DISCARD for a in w.actions)
+
+
+def pulled_hands(archive_path):
+    """The hands `mjtable logs pull` archived, as the engine replays them:
+    [{"actions": [(kind, seat, arg)], "points": the table's T_END points or
+    None, "replayed": each seat's points by the engine, "diffs": where the
+    engine's payments differ from the log's}], in log order."""
+    from mjtable import archive, hands
+
+    ar = archive.Archive(archive_path, create=False)
+    out = []
+    try:
+        for row in ar.logs():
+            h = hands.load(ar, row[0])
+            acts = []
+            for r in h.records:
+                if r[0] == handlog.REC_ACTION:
+                    a = r[1][2]
+                    acts.append((r[1][0], r[1][1], a if isinstance(a, int) and 0 <= a < 255
+                                 else -1))
+            g, diffs = hands.run(h)
+            out.append({"actions": acts, "points": h.log.end_points(),
+                        "replayed": list(g.delta), "diffs": diffs})
+    finally:
+        ar.close()
+    return out
