@@ -199,6 +199,7 @@ class Chips:
         self.i2c_read = None  # its register pointer when a read began
         self.on_cut = None  # fn(ns, ops) called (lock released) when the power is cut
         self.boots = []  # (ns, kind) of each (re)start of the chip
+        self.first_scan = None
 
     # --- names of chips (fault control) ------------------------------------
 
@@ -276,6 +277,8 @@ class Chips:
         if op == "f":
             mosi = b"" if args[2] == "-" else bytes.fromhex(args[2])
             self.by_nss[int(args[0])].frame(int(float(args[1])), ns, mosi, out)
+            if self.first_scan is None and mosi[:1] == b"\x09":
+                self.first_scan = ns
         elif op == "s":  # no chip, or two, selected: MISO floats (pull-down)
             pass
         elif op == "p":
@@ -356,6 +359,7 @@ class Chips:
         """The chip (re)started: watch the output pins, drive the inputs.
         A power-up ("power") resets the table's chips too: they share the supply."""
         self.boots.append((ns, kind))
+        self.first_scan = None  # emulated ns of the first inventory request since
         if kind == "power" and len(self.boots) > 1:
             for i in range(4):
                 for name in ("reader%d" % i, "display%d" % i, "keys%d" % i):

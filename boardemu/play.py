@@ -50,6 +50,8 @@ class Watch:
         self.points = []  # per hand, per seat (the table's T_END records)
         self.alerts = {}  # seat -> (code, emulated ns)
         self.actions = []  # (kind, seat, arg) of every accepted action
+        self.accepted_at = []  # the emulated ns each was seen on the link
+        self.ready_ns = None  # emulated ns the link first answered
         # the head of the hand in play (hand 0's came before this session: a
         # stand-in; an action record's own bytes do not depend on it)
         self.head = b"HL\x01" + bytes(handlog.HEADER_LEN - 3)
@@ -90,6 +92,7 @@ class Watch:
         except Exception as e:  # noqa: BLE001 (reported by start())
             self.errors.append(repr(e))
             return
+        self.ready_ns = self.board.now_ns()
         self._ready.set()
         try:
             while not self._stop.is_set():
@@ -130,6 +133,7 @@ class Watch:
                     self.actions.append((k, s, a))
                     self.last = (k, s, a)
                     self.accepted += 1
+                    self.accepted_at.append(now)
                     self.at = now
         elif t == T_ALERT and len(data) >= 3:
             self.alerts[data[0]] = (data[1], now)
@@ -158,9 +162,28 @@ class Status:
         self.settled = w.accepted == vt.count and now - w.at >= settle_ns
         self.totals = [sum(p[s] for p in w.points if s < len(p)) for s in range(4)]
         self.ram = b"".join(bytes(d.ram) for d in board.table.displays)
+        shown = board.table.leds.shown
+        self.leds = [led_state(shown[3 * s]) for s in range(4)]
 
     def texts(self):
         return V.Status.texts(self)
+
+
+# drivers/ws2812.py's colours by state (OFF, TURN, CLAIM, ALERT, HU, WAIT), before scaling
+_RGB = ((0, 255, 0), (0, 64, 255), (255, 0, 0), (255, 170, 0), (60, 60, 60))
+
+
+def led_state(rgb):
+    """The seat LED state a colour shows (0 when dark, as in a blink's off half)."""
+    if not any(rgb):
+        return 0
+    n = sum(c * c for c in rgb) ** 0.5
+
+    def cos(ref):
+        return sum(a * b for a, b in zip(rgb, ref, strict=True)) / (
+            n * sum(c * c for c in ref) ** 0.5)
+
+    return 1 + max(range(len(_RGB)), key=lambda i: cos(_RGB[i]))
 
 
 class BoardPlay:
