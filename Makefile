@@ -10,7 +10,8 @@ STAMP   := $(VENV)/.setup-stamp
 FW      := firmware
 HEAP    ?= 96K
 
-.PHONY: setup test test-long test-py test-mp lint typecheck firmware demo demo-calc bench deploy uf2 uf2-check clean
+.PHONY: setup test test-long test-py test-mp lint typecheck firmware demo demo-calc bench deploy clean \
+        board-setup bench-board board-demo uf2 uf2-check
 
 setup: $(STAMP)
 
@@ -27,13 +28,14 @@ $(STAMP): requirements.txt tools/stubs-requirements.txt pyproject.toml
 # the type check against the rp2 stubs. The core and driver suites run on
 # MicroPython within pytest: tests/host/test_core_dual.py runs test-mp's
 # command and checks it ran as many tests as pytest collects there.
-test: setup firmware lint typecheck test-py
+test: setup board-setup firmware lint typecheck test-py
 
 # The long run of the faulty-reads bot test: 200 hands on the virtual table
 # with 5% missed reads and phantom, duplicated and unknown tags (`make test`
 # plays 16 of them); about half an hour on two cores, one match per core.
-test-long: setup firmware
+test-long: setup board-setup firmware
 	MJ_BOT_HANDS=200 MJ_BOT_JOBS=$$(nproc) $(BIN)/pytest -q tests/host/test_table_scenarios.py -k bot_hands
+	MJ_BOARD_MATCH=1 $(BIN)/pytest -q tests/board -m board -k match
 
 test-py: setup
 	$(BIN)/pytest
@@ -72,6 +74,26 @@ uf2: setup
 
 uf2-check: setup
 	$(BIN)/python image/build.py --check-repro
+
+# The board harness (boardemu/, docs/board.md): rp2040js from npm, pinned by
+# boardemu/package-lock.json, into build/boardemu.
+BOARD_NODE := build/boardemu/node_modules/rp2040js/package.json
+board-setup: $(BOARD_NODE)
+
+$(BOARD_NODE): boardemu/package.json boardemu/package-lock.json
+	mkdir -p build/boardemu
+	cp boardemu/package.json boardemu/package-lock.json build/boardemu/
+	cd build/boardemu && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# The whole 8-hand match by the bots on the emulated Pico, with figures, into
+# build/bench.json ("board"); long (an hour and more of wall time).
+bench-board: setup board-setup firmware
+	$(BIN)/python tools/bench_board.py
+
+# The table on the emulated Pico for a newcomer: the seat displays drawn live.
+board-demo: setup board-setup firmware
+	$(BIN)/python tools/board_demo.py
 
 deploy: setup firmware
 	$(BIN)/mjtable deploy $(if $(PORT),--port $(PORT))
