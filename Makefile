@@ -11,7 +11,8 @@ FW      := firmware
 HEAP    ?= 96K
 JOBS    ?= $(shell nproc)
 
-.PHONY: setup system-deps test test-long test-py test-mp lint typecheck firmware demo demo-calc bench deploy clean
+.PHONY: setup system-deps test test-long test-py test-mp lint typecheck firmware demo demo-calc bench deploy clean \
+        board-setup bench-board board-demo uf2 uf2-check
 
 setup: $(STAMP)
 
@@ -28,7 +29,7 @@ $(STAMP): requirements.txt tools/stubs-requirements.txt pyproject.toml
 # the type check against the rp2 stubs. The core and driver suites run on
 # MicroPython within pytest: tests/host/test_core_dual.py runs test-mp's
 # command and checks it ran as many tests as pytest collects there.
-test: setup system-deps firmware lint typecheck test-py
+test: setup system-deps board-setup firmware lint typecheck test-py
 
 # The Debian packages the tests use (chromium, postgresql), installed when missing.
 system-deps:
@@ -37,8 +38,9 @@ system-deps:
 # The long run of the faulty-reads bot test: 200 hands on the virtual table
 # with 5% missed reads and phantom, duplicated and unknown tags (`make test`
 # plays 16 of them); about half an hour on two cores, one match per core.
-test-long: setup firmware
+test-long: setup board-setup firmware
 	MJ_BOT_HANDS=200 MJ_BOT_JOBS=$$(nproc) $(BIN)/pytest -q tests/host/test_table_scenarios.py -k bot_hands
+	MJ_BOARD_MATCH=1 $(BIN)/pytest -q tests/board -m board -k match
 
 # pytest-xdist: one worker per core; worksteal keeps both busy to the end.
 test-py: setup
@@ -48,7 +50,7 @@ test-mp: setup
 	$(MP) tools/mptest.py tests/core tests/drivers
 
 lint: setup
-	$(BIN)/ruff check firmware host tests tools
+	$(BIN)/ruff check firmware host tests tools image
 
 typecheck: setup
 	$(BIN)/mypy --config-file tools/mypy-firmware.ini firmware
@@ -67,6 +69,37 @@ demo-calc: setup
 
 bench: setup firmware
 	$(BIN)/python tools/bench.py
+
+# The table's own MicroPython image, the firmware frozen in (docs/image.md):
+# build/mjtable-pico.uf2 from MicroPython v1.28.0's source (MPY_SRC, else
+# ../shared/micropython/micropython-1.28.0-rp2.tar.xz; MPY_SRC=git clones it)
+# with Debian's arm-none-eabi toolchain. uf2-check also builds it a second
+# time in a fresh folder and fails unless the two are the same bytes.
+uf2: setup
+	$(BIN)/python image/build.py
+
+uf2-check: setup
+	$(BIN)/python image/build.py --check-repro
+
+# The board harness (boardemu/, docs/board.md): rp2040js from npm, pinned by
+# boardemu/package-lock.json, into build/boardemu.
+BOARD_NODE := build/boardemu/node_modules/rp2040js/package.json
+board-setup: $(BOARD_NODE)
+
+$(BOARD_NODE): boardemu/package.json boardemu/package-lock.json
+	mkdir -p build/boardemu
+	cp boardemu/package.json boardemu/package-lock.json build/boardemu/
+	cd build/boardemu && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# The whole 8-hand match by the bots on the emulated Pico, with figures, into
+# build/bench.json ("board"); long (an hour and more of wall time).
+bench-board: setup board-setup firmware
+	$(BIN)/python tools/bench_board.py
+
+# The table on the emulated Pico for a newcomer: the seat displays drawn live.
+board-demo: setup board-setup firmware
+	$(BIN)/python tools/board_demo.py
 
 deploy: setup firmware
 	$(BIN)/mjtable deploy $(if $(PORT),--port $(PORT))

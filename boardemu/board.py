@@ -13,6 +13,17 @@ import time
 
 from . import bridge
 
+KEY = bytes(range(32))  # the table key the harness gives its boards
+KEY_GUO = 3  # seat 0's 过 key: the key button (table.hostlink.key_button)
+
+
+def enrollment_blob(seed):
+    """The virtual table's tiles' UIDs (tools/virtual_table.py), 108 x 8 bytes."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import virtual_table
+
+    return virtual_table.enrollment_blob(seed)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 NODE_DIR = os.path.join(ROOT, "build", "boardemu")
@@ -58,7 +69,7 @@ def skip_reason():
 
 class EmuBoard:
     def __init__(self, seed=1, uf2=None, workdir=None, miss_rate=0.0, phantom_rate=0.0,
-                 crosstalk_rate=0.0, throttle=True):
+                 crosstalk_rate=0.0, throttle=True, fs_in=None):
         im = images()
         self.uf2 = uf2 or im["stock"]
         self.bootrom = im["bootrom"]
@@ -68,7 +79,12 @@ class EmuBoard:
         self.console_file = os.path.join(self.workdir, "console.log")
         self.flash_file = os.path.join(self.workdir, "flash.bin")
         self.log_file = os.path.join(self.workdir, "runner.log")
+        self.key_file = os.path.join(self.workdir, "key")
         self.throttle = throttle
+        self.fs_in = fs_in  # a LittleFS image to boot with (fs_file of an earlier run)
+        self.fs_file = os.path.join(self.workdir, "fs.img")  # the LittleFS, written at stop()
+        self.seed = seed
+        self.key = KEY
         self.chips = bridge.Chips(seed=seed, miss_rate=miss_rate, phantom_rate=phantom_rate,
                                   crosstalk_rate=crosstalk_rate)
         self.table = self.chips.table
@@ -92,6 +108,9 @@ class EmuBoard:
                "--flash-file", self.flash_file]
         if not self.throttle:
             cmd.append("--no-throttle")
+        if self.fs_in:
+            cmd += ["--fs-in", self.fs_in]
+        cmd += ["--fs-out", self.fs_file]
         self._log = open(self.log_file, "wb")
         self.proc = subprocess.Popen(
             cmd, stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT, env=env,
@@ -209,9 +228,12 @@ class EmuBoard:
             return f.read().decode("latin-1")
 
     def mjtable(self, *args, timeout=600, check=True, port_flag=True):
+        """`mjtable ARGS --port PTY`, the key in this board's key file (workdir/key)."""
         exe = os.path.join(os.path.dirname(sys.executable), "mjtable")
         cmd = [exe, *args] + (["--port", self.port] if port_flag else [])
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        env = dict(os.environ, MJTABLE_KEYFILE=self.key_file)
+        env.pop("MJTABLE_KEY", None)
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
         if check and r.returncode:
             raise RuntimeError("%s: exit %d\n%s%s" % (" ".join(args), r.returncode, r.stdout,
                                                       r.stderr))
@@ -221,3 +243,60 @@ class EmuBoard:
         """`mjtable deploy --port PTY` (the version check included): its output."""
         args = ["deploy"] + (["--files"] if files else [])
         return self.mjtable(*args, timeout=timeout).stdout
+
+    def reset(self):
+        """machine.reset() through the REPL (mpremote reset)."""
+        subprocess.run([_mpremote(), "connect", self.port, "reset"], capture_output=True,
+                       timeout=120, check=True)
+
+    def provision(self, key=KEY):
+        """What a new owner does after the deploy: the table key (seat 0's 过 key,
+        the key button, held through a reset: `mjtable key set`) and the tiles'
+        map (the virtual table's UIDs: tools/virtual_table.py tile_uid, put as
+        the enrolment object, what `mjtable enroll` builds tile by tile)."""
+        with self.chips.lock:
+            self.table.press(0, KEY_GUO)
+        self.reset()
+        try:
+            self.mjtable("key", "set", key.hex(), timeout=120)
+        finally:
+            with self.chips.lock:
+                self.table.release(0, KEY_GUO)
+        with self.link() as link:
+            link.put_object(3, 0, enrollment_blob(self.seed))
+
+    def provision_files(self, key=KEY):
+        """The same two things as provision(), as the files they leave on the
+        board's flash (table.store format: `key`, `enroll.bin`), copied with
+        mpremote before the deploy's reset: the 108-tile enrolment takes
+        minutes on the emulated board, and the tests need the map, not the walk."""
+        sys.path.insert(0, os.path.join(ROOT, "firmware"))
+        import sichuan  # noqa: F401  (the const shim)
+        from table import store
+
+        cmd = [_mpremote(), "connect", self.port]
+        for name, data in (("key", key), ("enroll.bin", enrollment_blob(self.seed))):
+            local = os.path.join(self.workdir, "put-" + name)
+            store.write(local, data)
+            cmd += ["fs", "cp", local, ":" + name, "+"]
+        subprocess.run(cmd[:-1], capture_output=True, timeout=300, check=True)
+        self.key = key
+        with open(self.key_file, "w") as f:
+            f.write(key.hex() + "\n")
+
+    @contextlib.contextmanager
+    def link(self, timeout=10.0):
+        """An open mjtable.link.Link session on the board's pty, with the key."""
+        from mjtable import link as L
+
+        ser = L.open_port(self.port, timeout=1.0)
+        try:
+            lk = L.Link(ser, key=self.key, timeout=timeout)
+            lk.hello()
+            yield lk
+        finally:
+            ser.close()
+
+
+def _mpremote():
+    return os.path.join(os.path.dirname(sys.executable), "mpremote")

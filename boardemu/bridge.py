@@ -57,15 +57,17 @@ def _us_ns(us):
 
 class Reader:
     """A PN5180Sim on the emulated bus: its BUSY level and air time in
-    emulated ns (the model's own BUSY, counted in reads, is switched off)."""
+    emulated ns (the model's own BUSY, counted in reads, is switched off).
+    The runner raises BUSY on a frame's first byte and serves the MISO bytes
+    miso() gave it; the frame itself arrives here when NSS rises."""
 
-    def __init__(self, sim, busy_gpio):
+    def __init__(self, sim, nss_gpio, busy_gpio):
         self.sim = sim
         sim.busy_delay = 0
         sim.boot_delay = 0
+        self.nss_gpio = nss_gpio
         self.busy_gpio = busy_gpio
         self.busy_low_at = 0  # emulated ns from which BUSY is low (inf: high until told)
-        self.in_frame = False
         self.onair = None  # (ns when done, IRQ bits, RX_STATUS) of the exchange on air
         self.answering = True
         self.violations = 0  # frames started while BUSY was high
@@ -81,38 +83,37 @@ class Reader:
             regs[P.RX_STATUS] = rxs
             regs[P.IRQ_STATUS] |= irq
 
-    def byte(self, ns, v, out):
-        """One SPI byte while NSS is low: the MISO byte."""
+    def frame(self, fall, rise, mosi, out):
+        """NSS low from fall to rise (ns) with the bytes mosi."""
         if not self.answering:
-            return 0
-        self.settle(ns)
-        if not self.in_frame:
-            self.in_frame = True
-            if ns < self.busy_low_at:
-                self.violations += 1
-            self.set_busy(1, ns, out)
+            return
+        sim = self.sim
+        self.settle(fall)
+        if mosi and fall < self.busy_low_at:
+            self.violations += 1
+        sim.nss.value(0)
         rb = bytearray(1)
-        self.sim.spi_transfer(bytes((v,)), rb)
-        return rb[0]
-
-    def nss(self, ns, level, out):
-        if not self.answering:
-            return
-        self.settle(ns)
-        if level == 0:
-            self.in_frame = False
-            self.sim.nss.value(0)
-            return
-        frame = bytes(self.sim._frame)
-        regs = self.sim.regs
+        for v in mosi:
+            sim.spi_transfer(bytes((v,)), rb)
+        self.settle(rise)
+        frame = bytes(sim._frame)
+        regs = sim.regs
         before_irq = regs[P.IRQ_STATUS]
         before_rxs = regs[P.RX_STATUS]
-        self.sim.nss.value(1)
-        if self.in_frame:
-            self.set_busy(0, ns + CMD_NS, out)
-        self.in_frame = False
+        sim.nss.value(1)
+        if mosi:
+            self.set_busy(0, rise + CMD_NS, out)
         if frame[:1] == b"\x09":
-            self._on_air(ns, frame, before_irq, before_rxs)
+            self._on_air(rise, frame, before_irq, before_rxs)
+        self.miso(out)
+
+    def miso(self, out):
+        """Tell the runner the MISO bytes of this chip's next frame."""
+        if not self.answering:
+            out.append("M%d,0,-" % self.nss_gpio)  # MISO floats: the pad's pull-down
+            return
+        p = self.sim._pending
+        out.append("M%d,255,%s" % (self.nss_gpio, bytes(p).hex() if p else "-"))
 
     def _on_air(self, ns, frame, before_irq, before_rxs):
         """Hold back what SEND_DATA brought until its air time has passed."""
@@ -143,31 +144,34 @@ class Reader:
             self.set_busy(1, ns, out)
         else:
             self.set_busy(0, ns + BOOT_NS, out)
+        self.miso(out)
 
     def set_busy(self, level, ns, out):
         out.append("B%d,%d,%d" % (self.busy_gpio, level, ns))
         self.busy_low_at = float("inf") if level else ns
 
-    def busy_now(self, ns, out):
-        """BUSY as it stands at ns, for a chip that (re)started."""
-        if self.busy_low_at <= ns:
+    def attach(self, ns, out):
+        """For a chip that (re)started: the chip select, BUSY as it stands, MISO."""
+        out.append("F%d,%d" % (self.nss_gpio, self.busy_gpio if self.answering else -1))
+        if self.busy_low_at <= ns or not self.answering:
             out.append("B%d,0,0" % self.busy_gpio)
-            return
-        out.append("B%d,1,0" % self.busy_gpio)
-        if self.busy_low_at != float("inf"):
-            out.append("B%d,0,%d" % (self.busy_gpio, self.busy_low_at))
+        else:
+            out.append("B%d,1,0" % self.busy_gpio)
+            if self.busy_low_at != float("inf"):
+                out.append("B%d,0,%d" % (self.busy_gpio, self.busy_low_at))
+        self.miso(out)
 
     def cut(self, answering, out):
         """The cable pulled (answering False) or plugged back (True: powered up
-        afresh, BUSY as after a reset)."""
+        afresh, BUSY low as after its boot)."""
         self.answering = answering
         self.onair = None
-        self.in_frame = False
         if answering:
             tags = self.sim.tags
             self.sim._power_on()
             self.sim.tags = tags
-        self.set_busy(0, 0, out)
+        self.busy_low_at = 0
+        self.attach(0, out)
 
 
 class Chips:
@@ -179,7 +183,8 @@ class Chips:
         self.table = SimTable(pico, seed=seed, miss_rate=miss_rate, phantom_rate=phantom_rate,
                               crosstalk_rate=crosstalk_rate)
         self.table.leds = NeoPixelSim(None, LEDS)
-        self.readers = [Reader(r, pico.BUSY[s]) for s, r in enumerate(self.table.readers)]
+        self.readers = [Reader(r, pico.NSS[s], pico.BUSY[s])
+                        for s, r in enumerate(self.table.readers)]
         self.by_nss = {pico.NSS[s]: self.readers[s] for s in range(4)}
         self.by_rst = {pico.RST[s]: self.readers[s] for s in range(4)}
         self.ant = {pico.ANT[s]: self.table.readers[s].ant for s in range(4)}
@@ -190,12 +195,11 @@ class Chips:
         self.timers = []  # heap of (ns, seq, fn)
         self._seq = 0
         self.events = 0
-        self.i2c_dev = None
-        self.i2c_addr = None
-        self.i2c_wbuf = bytearray()
-        self.i2c_read = None  # [device, ptr at start, bytes read] of a read
+        self.i2c_dev = None  # the device of the I2C transaction under way
+        self.i2c_read = None  # its register pointer when a read began
         self.on_cut = None  # fn(ns, ops) called (lock released) when the power is cut
         self.boots = []  # (ns, kind) of each (re)start of the chip
+        self.first_scan = None
 
     # --- names of chips (fault control) ------------------------------------
 
@@ -259,27 +263,41 @@ class Chips:
     # --- the protocol ----------------------------------------------------------
 
     def handle(self, line):
-        """One event line from the runner; the answer line (without newline)."""
+        """One event line from the runner; the answer line (without newline),
+        None for an event that takes none (".")."""
+        quiet = line[0] == "."
+        if quiet:
+            line = line[1:]
         op, ns, *args = line.split(" ")
         ns = int(float(ns))
         self.now = ns
         self.events += 1
         v = "0"
         out = self.out
-        if op == "s":
-            d = self.table.spi._selected()
-            if d is not None:
-                v = str(self.readers[self.table.readers.index(d)].byte(ns, int(args[0]), out))
+        if op == "f":
+            mosi = b"" if args[2] == "-" else bytes.fromhex(args[2])
+            self.by_nss[int(args[0])].frame(int(float(args[1])), ns, mosi, out)
+            if self.first_scan is None and mosi[:1] == b"\x09":
+                self.first_scan = ns
+        elif op == "s":  # no chip, or two, selected: MISO floats (pull-down)
+            pass
         elif op == "p":
-            v = self._pin(ns, int(args[0]), int(args[1]))
-        elif op in "SCWRP":
-            v = self._i2c(op, args)
+            self._pin(ns, int(args[0]), int(args[1]))
+        elif op == "C":
+            v = self._i2c_connect(int(args[0]), int(args[1]), args[2], int(args[3]))
+        elif op == "R":
+            v = self._i2c_byte(int(args[0]))
+        elif op == "P":
+            self._i2c_end(args[0], int(args[1]))
+            self.i2c_dev = None
         elif op == "t":
             self._run_timers()
         elif op == "l":
             self._leds(bytes.fromhex(args[0]))
         elif op == "r":
             self._restart(ns, args[0])
+        if quiet:
+            return None
         if out:
             v = v + " " + " ".join(out)
             out.clear()
@@ -288,47 +306,47 @@ class Chips:
     def _pin(self, ns, g, state):
         level = 1 if state == 1 else 0 if state == 0 else (
             1 if state == 3 else 0 if state == 4 else _FLOAT.get(g, 0))
-        r = self.by_nss.get(g)
-        if r is not None:
-            r.nss(ns, level, self.out)
-        elif g in self.by_rst:
+        if g in self.by_rst:
             self.by_rst[g].rst(ns, level, self.out)
         elif g in self.ant:
             self.ant[g].value(level)
-        return "0"
 
-    def _flush_write(self):
-        if self.i2c_dev is not None and self.i2c_wbuf:
-            self.i2c_dev.i2c_write(bytes(self.i2c_wbuf))
-        self.i2c_wbuf = bytearray()
+    def _i2c_end(self, wr, nread):
+        """The segment since the last connect: bytes written, bytes read."""
+        dev = self.i2c_dev
+        if dev is None:
+            return
+        if wr != "-":
+            dev.i2c_write(bytes.fromhex(wr))
+        if self.i2c_read is not None and nread:
+            dev.ptr = self.i2c_read
+            dev.i2c_read_into(bytearray(nread))  # the register pointer moves on
+        self.i2c_read = None
 
-    def _i2c(self, op, args):
-        if op == "S" or op == "P":
-            self._flush_write()
-            self.i2c_read = None
-            if op == "P":
-                self.i2c_dev = None
+    def _i2c_connect(self, addr, mode, wr, nread):
+        self._i2c_end(wr, nread)
+        dev = None if addr in self.silent else self.table.i2c.devices.get(addr)
+        self.i2c_dev = dev
+        self.table.i2c.transactions += 1
+        if dev is None:
             return "0"
-        if op == "C":
-            addr, mode = int(args[0]), int(args[1])
-            self._flush_write()
-            dev = None if addr in self.silent else self.table.i2c.devices.get(addr)
-            self.i2c_dev = dev
-            self.i2c_read = [dev, getattr(dev, "ptr", 0), 0] if dev is not None and mode else None
-            self.table.i2c.transactions += 1
-            return "1" if dev is not None else "0"
-        if self.i2c_dev is None:
-            return "0"
-        if op == "W":
-            self.i2c_wbuf.append(int(args[0]))
-            return "1"
-        # R: byte k of a sequential read, from the register pointer as it was
-        dev, ptr, k = self.i2c_read
-        dev.ptr = ptr
-        buf = bytearray(k + 1)
+        if mode:  # a read: the bytes from the register pointer, read ahead
+            self.i2c_read = getattr(dev, "ptr", 0)
+            self.out.append("A" + self._ahead(16).hex())
+        return "1"
+
+    def _ahead(self, n):
+        dev = self.i2c_dev
+        dev.ptr = self.i2c_read
+        buf = bytearray(n)
         dev.i2c_read_into(buf)
-        self.i2c_read[2] = k + 1
-        return str(buf[k])
+        dev.ptr = self.i2c_read
+        return buf
+
+    def _i2c_byte(self, k):
+        if self.i2c_dev is None or self.i2c_read is None:
+            return "255"
+        return str(self._ahead(k + 1)[k])
 
     def _leds(self, data):
         leds = self.table.leds
@@ -341,17 +359,18 @@ class Chips:
         """The chip (re)started: watch the output pins, drive the inputs.
         A power-up ("power") resets the table's chips too: they share the supply."""
         self.boots.append((ns, kind))
+        self.first_scan = None  # emulated ns of the first inventory request since
         if kind == "power" and len(self.boots) > 1:
             for i in range(4):
                 for name in ("reader%d" % i, "display%d" % i, "keys%d" % i):
                     if self.answering(name):
                         self.answer(name, False)
                         self.answer(name, True)
-        pins = sorted(set(self.by_nss) | set(self.by_rst) | set(self.ant))
+        pins = sorted(set(self.by_rst) | set(self.ant))
         self.out.append("L" + ",".join(str(g) for g in pins))
         self.out.append("D%d" % LED_PIN)
         for r in self.readers:
-            r.busy_now(ns, self.out)
+            r.attach(ns, self.out)
         if self.timers:
             self.out.append("W%d" % self.timers[0][0])
 
@@ -386,5 +405,7 @@ def serve(chips, fd_in, fd_out, stop=None):
                     ans = chips.power_cut(int(float(ns)), int(ops))
                 else:
                     ans = chips.handle(line)
-            answers.append(ans)
-        os.write(fd_out, ("\n".join(answers) + "\n").encode("latin-1"))
+            if ans is not None:
+                answers.append(ans)
+        if answers:
+            os.write(fd_out, ("\n".join(answers) + "\n").encode("latin-1"))

@@ -7,17 +7,23 @@
 // Bridge: node runner.mjs --pty --pty-link L --bridge OUT,IN [--console FILE] [--flash-file FILE]
 //   events to fd OUT, one line each, "<op> <emulated ns> <args>"; the answer to each is one
 //   line read from fd IN (the CPU is paused meanwhile: emulated time is exact):
-//     s NS BYTE        SPI0 byte out; answer: the MISO byte
-//     p NS GPIO LEVEL  a watched output pin changed
-//     S NS RESTART / C NS ADDR MODE / W NS BYTE / R NS / P NS   I2C1 start, connect (answer
-//                      1 = ACK), write byte (answer ACK), read byte (answer the byte), stop
+//     f NS GPIO FALL MOSI  an SPI frame: chip select GPIO was low from FALL to NS, MOSI (hex)
+//     s NS BYTE        an SPI byte with no one (or two) selected; answer: the MISO byte
+//     p NS GPIO STATE  a watched output pin changed (rp2040js GPIOPinState)
+//     C NS ADDR MODE W N  I2C1 connect (answer 1 = ACK), after the bytes W (hex) written and
+//                      N read since the last event (a restart)
+//     R NS K           I2C byte K of a read beyond those read ahead; answer the byte
+//     .P NS W N        I2C stop (no answer, like every event starting with ".")
 //     l NS HEX         the bytes a WS2812 chain on the LED pin took (one latch)
 //     t NS             the wake-up the bridge asked for (or a 10 ms heartbeat)
 //     r NS KIND        the chip (re)started: "power" (first, after a cut) or "reset"
 //     x NS OPS         power cut after the OPSth flash program/erase (flash in --flash-file)
 //   each answer is "VALUE [directive]...": Bgpio,level,ns (drive an input pin at emulated ns),
 //   Wns (wake me then), Cn (cut the power after n more flash operations; 0 cancels),
-//   Uhex (bytes from the host on the USB link), Q (quit).
+//   Uhex (bytes from the host on the USB link), Lg,g.. (watch these output pins),
+//   Fnss,busy (an SPI chip select, the BUSY pin it raises on a frame's first byte, -1 none),
+//   Mnss,fill,hex (MISO of that chip's next frame, then fill), Ahex (an I2C read's bytes
+//   ahead), Dgpio (a WS2812 chain's data pin), Q (quit).
 //
 // Batch:       node rp2emu.mjs [--fw F.uf2] [--fs-in fs.img] [--fs-out fs.img]
 //                   [--put local[:remote]]... [--run script.py]... [--exec CODE]...
@@ -362,24 +368,42 @@ class Board {
 
 
 // ---------------------------------------------------------------- the chips' bridge
-// Transport only: every bus event goes to the Python bridge (boardemu/bridge.py), which
-// holds the chip models and answers; the runner times the bus (a byte completes after its
-// bit time at the bus's clock) and drives the input pins when the bridge says.
+// Transport only: bus events go to the Python bridge (boardemu/bridge.py), which holds the
+// chip models and answers; the runner times the bus (a byte completes after its bit time at
+// the bus's clock), drives the input pins when the bridge says, and batches: an SPI frame
+// goes over as one event when its NSS rises (MISO bytes and the BUSY pin to raise on the
+// first byte were given beforehand by the bridge), I2C writes ride with the next event that
+// needs an answer, reads come from bytes the bridge read ahead.
 const LED_T1H_NS = 625;     // WS2812: a high pulse longer than this is a 1 bit (T0H 400, T1H 800 ns)
 const LED_LATCH_NS = 50e3;  // low this long: the chain latches what it got
 const HEARTBEAT_NS = 10e6;  // wake the bridge at least this often
+const hex = (a) => (a.length ? Buffer.from(a).toString('hex') : '-');
 
 class Bridge {
   constructor(fdOut, fdIn) {
     this.out = fdOut; this.inp = fdIn;
     this.buf = Buffer.alloc(1 << 16); this.pending = '';
     this.pinAlarms = new Map();
+    this.frames = new Map();  // NSS gpio -> { busy, low, fall, mosi, miso, fill }
     this.events = 0;
+    this.waitNs = 0n;  // wall time spent waiting for answers
+    if (process.env.BOARDEMU_STATS) {
+      const t0 = Date.now();
+      setInterval(() => console.error(`[boardemu] ${this.events} events, ${Number(this.waitNs / 1000000n)} ms of ${Date.now() - t0} ms waiting for the bridge`), 5000);
+    }
   }
 
   // One event out, its answer in (the emulated CPU waits). Returns the answer's value.
   call(line) {
     this.events++;
+    const t0 = process.hrtime.bigint();
+    try { return this.exchange(line); } finally { this.waitNs += process.hrtime.bigint() - t0; }
+  }
+
+  // An event that needs no answer (the bridge takes it in order).
+  tell(line) { fs.writeSync(this.out, '.' + line + '\n'); }
+
+  exchange(line) {
     fs.writeSync(this.out, line + '\n');
     for (;;) {
       const i = this.pending.indexOf('\n');
@@ -407,6 +431,13 @@ class Bridge {
       else if (c === 'C') this.b.cutAfter = Number(arg) ? this.b.stats.flashOps + Number(arg) : 0;
       else if (c === 'U') this.b.send(Buffer.from(arg, 'hex'));
       else if (c === 'L') for (const g of arg.split(',').map(Number)) this.listen(g);
+      else if (c === 'F') { const [g, busy] = arg.split(',').map(Number); this.framePin(g, busy); }
+      else if (c === 'M') {
+        const [g, fill, h] = arg.split(',');
+        const f = this.frames.get(Number(g));
+        f.fill = Number(fill); f.miso = h === '-' ? [] : [...Buffer.from(h, 'hex')];
+      }
+      else if (c === 'A') this.ahead = arg === '-' ? [] : [...Buffer.from(arg, 'hex')];
       else if (c === 'D') this.ledPin(Number(arg));
       else if (c === 'Q') process.exit(0);
     }
@@ -428,6 +459,30 @@ class Bridge {
 
   listen(g) {
     this.mcu.gpio[g].addListener((state) => this.call(`p ${this.b.nanos} ${g} ${state}`));
+  }
+
+  // An SPI chip select: the frame between its fall and rise goes over at the rise.
+  framePin(g, busy) {
+    if (this.frames.has(g)) { this.frames.get(g).busy = busy; return; }
+    const f = { busy, low: false, fall: 0, mosi: [], miso: [], fill: 0xff };
+    this.frames.set(g, f);
+    this.mcu.gpio[g].addListener((state) => {
+      const low = state === 0;  // driven low; anything else leaves the chip deselected
+      if (low === f.low) return;
+      f.low = low;
+      if (low) { f.fall = this.b.nanos; f.mosi = []; return; }
+      this.call(`f ${this.b.nanos} ${g} ${f.fall} ${hex(f.mosi)}`);
+    });
+  }
+
+  spiByte(v) {
+    let sel = null, n = 0;
+    for (const f of this.frames.values()) if (f.low) { sel = f; n++; }
+    if (n !== 1) return Number(this.call(`s ${this.b.nanos} ${v}`));
+    if (sel.mosi.length === 0 && sel.busy >= 0) this.drive(sel.busy, true, 0);
+    const k = sel.mosi.length;
+    sel.mosi.push(v);
+    return k < sel.miso.length ? sel.miso[k] : sel.fill;
   }
 
   // WS2812 data line: pulse widths to bits, bits to bytes, a latch gap ends a frame.
@@ -452,6 +507,7 @@ class Bridge {
     this.b = b; this.mcu = b.mcu;
     const mcu = b.mcu, clock = b.clock;
     this.pinAlarms = new Map();
+    this.frames = new Map();
     // rp2040js leaves `scheduled` set on an alarm that fired: clear it, so a wake the
     // answer did not ask for falls back to the heartbeat
     this.wake = clock.createAlarm(() => {
@@ -463,25 +519,32 @@ class Bridge {
     let miso = 0;
     const spiDone = clock.createAlarm(() => spi.completeTransmit(miso));
     spi.onTransmit = (v) => {
-      miso = Number(this.call(`s ${b.nanos} ${v}`));
+      miso = this.spiByte(v);
       spiDone.schedule(8e9 / (spi.clockFrequency || 1e6));
     };
     const i2c = mcu.i2c[1];
     const bitNs = () => ((i2c.sclHighPeriod + i2c.sclLowPeriod) || 1250) * 1e9 / (mcu.clkSys || 125e6);
-    let done = null;
+    let done = null, wr = [], nread = 0, acked = false;
+    this.ahead = [];
     const i2cDone = clock.createAlarm(() => done());
     const later = (bits, f) => { done = f; i2cDone.schedule(bits * bitNs()); };
-    i2c.onStart = (rs) => { this.call(`S ${b.nanos} ${rs ? 1 : 0}`); later(1, () => i2c.completeStart()); };
+    i2c.onStart = () => later(1, () => i2c.completeStart());
     i2c.onConnect = (addr, mode) => {
-      const ack = this.call(`C ${b.nanos} ${addr} ${mode}`) === '1';
-      later(9, () => i2c.completeConnect(ack));
+      acked = this.call(`C ${b.nanos} ${addr} ${mode} ${hex(wr)} ${nread}`) === '1';
+      wr = []; nread = 0;
+      later(9, () => i2c.completeConnect(acked));
     };
-    i2c.onWriteByte = (v) => {
-      const ack = this.call(`W ${b.nanos} ${v}`) === '1';
-      later(9, () => i2c.completeWrite(ack));
+    i2c.onWriteByte = (v) => { wr.push(v); later(9, () => i2c.completeWrite(acked)); };
+    i2c.onReadByte = () => {
+      const v = nread < this.ahead.length ? this.ahead[nread] : Number(this.call(`R ${b.nanos} ${nread}`));
+      nread++;
+      later(9, () => i2c.completeRead(v));
     };
-    i2c.onReadByte = () => { const v = Number(this.call(`R ${b.nanos}`)); later(9, () => i2c.completeRead(v)); };
-    i2c.onStop = () => { this.call(`P ${b.nanos}`); later(1, () => i2c.completeStop()); };
+    i2c.onStop = () => {
+      this.tell(`P ${b.nanos} ${hex(wr)} ${nread}`);
+      wr = []; nread = 0;
+      later(1, () => i2c.completeStop());
+    };
     b.stats.onFlashOp = () => {
       b.stats.flashOps++;
       if (b.cutAfter && b.stats.flashOps >= b.cutAfter) { b.cutAfter = 0; b.cutPending = true; }

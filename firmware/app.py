@@ -239,22 +239,50 @@ def active_rules(root, preset):
     return rs
 
 
+_locked = False  # a keyed table: the REPL stays shut (main_board, start)
+
+
+def _usb_mode(key, button):
+    """INFO usb=: "open" (no key), "maint" (key, key button held at boot:
+    REPL and deploy open), else "locked": only the link answers on USB."""
+    return "open" if key is None else ("maint" if button else "locked")
+
+
 def main_board():
+    global _locked
     import machine
+    import micropython
     from boards import pico
     from table import hostlink, usbport, watchdog
 
+    key = hostlink.load_key("")
+    # A keyed table is locked until the key button says otherwise: Ctrl-C
+    # is a byte like any other (main.py turned it off), so neither mpremote
+    # nor a terminal reaches the REPL, and start() resets rather than let
+    # the program end into it. Without a key it works as on any board.
+    _locked = key is not None
+    micropython.kbd_intr(-1 if _locked else 3)
     # the link's USB interface first: adding it re-enumerates the device
     read, write, _ = usbport.open_stream()
     rs = active_rules("", PRESET)
     _collect()
     board = pico.make(machine)
     _collect()
+    button = hostlink.key_button(board)
+    usb = _usb_mode(key, button)
+    if usb == "maint":
+        micropython.kbd_intr(3)
+        _locked = False
+        print("maintenance: key button held at boot, REPL open")
     ctl = boot(board, "", rs)
-    hl = hostlink.HostLink(ctl, "", read, write, key=hostlink.load_key(""),
-                           button=hostlink.key_button(board), table_id=machine.unique_id())
+    hl = hostlink.HostLink(ctl, "", read, write, key=key, button=button,
+                           table_id=machine.unique_id())
+    hl.host.usb = usb
     if not ctl.fault and machine.reset_cause() == machine.WDT_RESET:
         ctl.fault = "reset: watchdog"  # the VM stuck in C: no callback ran to say why
+    if usb == "maint":  # no match until the host starts one; the seats say why
+        ctl.state = C.DONE
+        ctl.display.text = "OPEn"
     wdt = watchdog.Watchdog(machine.WDT(timeout=watchdog.TIMEOUT_MS), machine.Timer(-1),
                             time.ticks_ms, on_stuck=stuck("", ctl))
     asyncio.run(run(ctl, board, time.ticks_ms, wdt, hl=hl))
@@ -332,8 +360,19 @@ def main_sim(argv):
 
 
 def start(argv):
-    """The board's controller on the RP2040; `main.py sim ...` on the unix port."""
+    """The board's controller on the RP2040; `main.py sim ...` on the unix port.
+    On a locked board whatever ends the controller (an exception) is printed
+    and the board resets: the program never ends into the REPL."""
     if sys.platform == "rp2":
-        main_board()
+        try:
+            main_board()
+        except BaseException as e:  # noqa: B036 (KeyboardInterrupt too, when open)
+            if not _locked:
+                raise
+            sys.print_exception(e)  # type: ignore[attr-defined]
+        if _locked:
+            import machine
+
+            machine.reset()
     elif len(argv) > 3 and argv[1] == "sim":
         main_sim(argv)

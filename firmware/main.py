@@ -3,6 +3,11 @@
 # which runs in place from the ROMFS image with the rest (docs/decisions.md).
 import sys
 
-import app
+if sys.platform == "rp2":  # no Ctrl-C until app.py knows if the table is locked
+    import micropython
+
+    micropython.kbd_intr(-1)
+
+import app  # noqa: E402
 
 app.start(sys.argv)

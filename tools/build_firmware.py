@@ -99,20 +99,26 @@ def _sources(src):
     return out
 
 
-def build(src, dst, arch="armv6m", as_source=AS_SOURCE):
-    """Compile src tree into dst for mpy-cross's -march=arch, copying the
-    top-level files named in as_source; returns {package: bytes}."""
+def board_sources(src):
+    """{relative path: text} of what the board gets: every .py under src
+    with its constants folded and its CPython branches emptied, without the
+    HOST_ONLY modules. Both builds start here: build() compiles it with
+    mpy-cross, the image (image/build.py) freezes it through its manifest."""
     try:
         folded = constfold.fold(_sources(src))
     except (constfold.FoldError, SyntaxError) as e:
         sys.exit("constant folding failed: %s" % e)
-    folded = {rel: board_only(text) for rel, text in folded.items()}
+    return {rel: board_only(text) for rel, text in folded.items() if rel not in HOST_ONLY}
+
+
+def build(src, dst, arch="armv6m", as_source=AS_SOURCE):
+    """Compile src tree into dst for mpy-cross's -march=arch, copying the
+    top-level files named in as_source; returns {package: bytes}."""
+    folded = board_sources(src)
     sizes = {}
     failed = []
     with tempfile.TemporaryDirectory() as stage:
         for rel in sorted(folded):
-            if rel in HOST_ONLY:
-                continue
             package = rel.split(os.sep)[0] if os.sep in rel else "(top)"
             os.makedirs(os.path.join(dst, os.path.dirname(rel)), exist_ok=True)
             staged = os.path.join(stage, rel)

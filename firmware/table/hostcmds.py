@@ -19,8 +19,10 @@ install(link, logs, ...) -> Host registers on a table.link.Link:
     0x25 TAG    read  (none) -> seq u32, uid[8]: the tag last read on the
                       enrolment antenna (seq counts presentations; 0 = none)
   INFO key=value lines: fw, proto, rules, rules_crc, free, logs, clock, key,
-  watch, and refused (why the last pushed ruleset or map was refused), and
-  the lines of the health hook (hostlink: chips, crashes, fault).
+  watch, mpy (MicroPython's version), and when they apply: commit and
+  shadowed (the table's own image), usb (locked, maint or open: the board's
+  REPL), refused (why the last pushed ruleset or map was refused), repaired,
+  damaged; then the lines of the health hook (hostlink: chips, crashes, fault).
 
 Events: the controller calls push_event(data) with the bytes of what happened
 (by convention the hand-log bytes it appends, see below); they are queued
@@ -356,6 +358,7 @@ class Host:
         self._tag = last_tag
         self._health = health
         self.refused = ""
+        self.usb = ""  # app.main_board: "locked", "maint" or "open" (the REPL's state)
         self.watching = False
         self.dropped = 0
         self._events = []
@@ -541,6 +544,9 @@ class Host:
             "key=%d" % (1 if self.link.has_key else 0),
             "watch=%d" % (1 if self.watching else 0),
         ]
+        lines += _build_lines()
+        if self.usb:
+            lines.append("usb=" + self.usb)
         if self.refused:
             lines.append("refused=%s" % self.refused)
         # what the boot found (docs/storage.md): log id:bytes cut, log id:reason
@@ -582,6 +588,23 @@ class Host:
         d = mac.digest(SEAL_TAG, self.table_id, struct.pack("<I", log.log_id), log.head())
         log.append(T_SEAL, d)
         return True
+
+
+def _build_lines():
+    """INFO's lines on what runs: MicroPython's version and, on the table's
+    own image (image/build.py writes its mjbuild module), the firmware's git
+    commit and the files on flash it overrides. A file deploy has no mjbuild."""
+    import sys
+
+    out = ["mpy=%d.%d.%d" % tuple(sys.implementation.version[:3])]
+    try:
+        import mjbuild  # type: ignore[import-not-found]
+    except ImportError:
+        return out
+    out.append("commit=" + mjbuild.COMMIT)
+    if mjbuild.shadowed:
+        out.append("shadowed=" + mjbuild.shadowed)
+    return out
 
 
 def check_enroll(blob):

@@ -14,6 +14,7 @@ from . import (
     deploycmd,
     enrollcmd,
     exportcmd,
+    flashcmd,
     logscmd,
     monitorcmd,
     replaycmd,
@@ -37,6 +38,7 @@ COMMAND_MODULES = (
     rescorecmd,
     exportcmd,
     deploycmd,
+    flashcmd,
     monitorcmd,
     enrollcmd,
 )

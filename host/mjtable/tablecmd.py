@@ -84,6 +84,12 @@ def _fail(e: L.LinkError, what: str, link: L.Link | None = None):
     raise BadInput("%s refused by the table: %s" % (what, text)) from None
 
 
+# INFO usb=: what the board's USB lets in besides the link (docs/image.md)
+USB_STATES = {"locked": "locked (only the link answers)",
+              "maint": "maintenance (key button held at boot: REPL and deploy open)",
+              "open": "open (no key yet: REPL and deploy open)"}
+
+
 def info(args):
     link = findport.connect(args)
     try:
@@ -99,7 +105,8 @@ def info(args):
     when = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(clock))
     rows = [
         ("table", d["table_id"]),
-        ("firmware", d.get("fw", "?")),
+        ("firmware", d.get("fw", "?") + (" (commit %s)" % d["commit"] if "commit" in d else "")),
+        ("micropython", d.get("mpy", "?")),
         ("protocol", d.get("proto", "?")),
         ("ruleset", "%s (CRC %s)" % (d.get("rules", "?"), d.get("rules_crc", "?").upper())),
         ("free flash", "%s bytes" % d.get("free", "?")),
@@ -107,6 +114,10 @@ def info(args):
         ("clock", when + ("" if d.get("clock_set") == "1" else "  (never set)")),
         ("key", "set" if d.get("key") == "1" else "not set"),
     ]
+    if d.get("usb"):
+        rows.append(("usb", USB_STATES.get(d["usb"], d["usb"])))
+    if d.get("shadowed"):
+        rows.append(("ignored", d["shadowed"] + "  (an old deploy's files: the image's own run)"))
     if d.get("refused"):
         rows.append(("last refusal", d["refused"]))
     # what the table's boot found: log id:bytes cut off a torn tail, log id:reason

@@ -136,6 +136,32 @@ def test_info_reports_rules_logs_clock_key():
         t.close()
 
 
+class _Build:  # stands for the image's mjbuild module (image/build.py writes it)
+    COMMIT = "0123456789ab"
+    shadowed = ""
+
+
+def test_info_names_micropython_and_the_images_commit():
+    import sys
+
+    t = Rig()
+    try:
+        d = t.info()
+        assert d["mpy"] == "%d.%d.%d" % tuple(sys.implementation.version[:3])
+        assert "commit" not in d and "usb" not in d  # a file deploy: no mjbuild
+        sys.modules["mjbuild"] = _Build
+        d = t.info()
+        assert d["commit"] == "0123456789ab" and "shadowed" not in d
+        _Build.shadowed = "app.mpy,table"
+        t.host.usb = "maint"
+        d = t.info()
+        assert d["shadowed"] == "app.mpy,table" and d["usb"] == "maint"
+    finally:
+        sys.modules.pop("mjbuild", None)
+        _Build.shadowed = ""
+        t.close()
+
+
 def test_rules_push_activates_only_a_whole_valid_supported_blob():
     t = Rig()
     try:

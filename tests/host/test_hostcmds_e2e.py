@@ -417,3 +417,38 @@ def test_key_set_only_with_the_button_then_changes_need_it(env, capsys):
         assert code == 0 and "1 acknowledged" in out
     finally:
         t.close()
+
+
+def test_deploy_checks_the_version_on_the_repl_port_when_no_usb_id_finds_the_link(monkeypatch):
+    """A board whose link shares the REPL's CDC (no usb-device-cdc) and that no USB
+    id finds (the emulated Pico's pty): the version check asks --port. It asked
+    only the port found by USB id and ended 'the board did not answer on the
+    link after the reset'."""
+    import argparse
+
+    from mjtable import BadInput, deploycmd, findport
+    from mjtable import link as L
+
+    asked = []
+
+    class Answering:
+        def info(self):
+            return {"fw": "9.9"}
+
+    def connect(a):
+        asked.append(a.port)
+        if a.port != "/dev/pts/9":
+            raise BadInput("no table found")
+        return Answering()
+
+    monkeypatch.setattr(L, "find_table_ports", lambda: [])
+    monkeypatch.setattr(findport, "connect", connect)
+    monkeypatch.setattr(deploycmd.time, "sleep", lambda s: None)
+    monkeypatch.setattr(deploycmd.time, "monotonic", iter(range(0, 1000, 5)).__next__)
+    args = argparse.Namespace(port="/dev/pts/9", link_port=None)
+    deploycmd.check_version(args, "9.9")
+    assert asked == ["/dev/pts/9"]
+    # --link-port still wins; a table found by USB id is asked by connect itself
+    assert deploycmd.link_port(argparse.Namespace(port="A", link_port="B")) == "B"
+    monkeypatch.setattr(L, "find_table_ports", lambda: ["/dev/ttyACM1"])
+    assert deploycmd.link_port(argparse.Namespace(port="A", link_port=None)) is None

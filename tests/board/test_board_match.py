@@ -1,0 +1,55 @@
+"""A whole 8-hand xuezhan match by the virtual table's bots against the
+firmware on the emulated Pico, the host link open throughout (WATCH), on the
+stock image (code in files) and on the ROMFS image (deploy puts the code in
+ROMFS): every action the board accepts is the bot's move, and the final
+scores, the table's (its end-of-hand records) and the bots' truth, equal the
+engine's replay of the logs pulled over the board's USB with `mjtable logs
+pull`. Hours of wall time: `make test-long` runs it (MJ_BOARD_MATCH=1)."""
+
+import os
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+
+from boardemu import EmuBoard, images, play, skip_reason  # noqa: E402
+
+pytestmark = pytest.mark.board
+if skip_reason():
+    pytest.skip(skip_reason(), allow_module_level=True)
+if not os.environ.get("MJ_BOARD_MATCH"):
+    pytest.skip("the board match takes hours: MJ_BOARD_MATCH=1 (make test-long)",
+                allow_module_level=True)
+
+
+@pytest.mark.parametrize("image", ["stock", "romfs"])
+def test_board_match(tmp_path, image):
+    uf2 = images()[image]
+    if uf2 is None:
+        pytest.skip("no %s image (PICO_UF2_ROMFS or ../shared/rp2emu/)" % image)
+    seed = 2026
+    b = EmuBoard(seed=seed, uf2=uf2, workdir=str(tmp_path / "board"))
+    with b:
+        b.provision_files()
+        out = b.deploy()
+        assert ("ROMFS image" in out) == (image == "romfs")
+        vt = play.V.VirtualTable("xuezhan", seed)
+        bp = play.BoardPlay(b, vt).start()
+        try:
+            assert bp.wait(12 * 3600), "not done: %r" % (vt.stuck,)
+        finally:
+            bp.stop()
+        w = bp.watch
+        assert not vt.mismatch and vt.stuck is None and not w.errors
+        assert w.actions == [tuple(a) for a in vt.applied]
+        assert w.ends == 8
+        arch = str(tmp_path / "archive.sqlite")
+        b.mjtable("logs", "pull", "--archive", arch, "--quiet", "--timeout", "60")
+        hands = play.pulled_hands(arch)
+        assert len(hands) == 8 and all(not h["diffs"] for h in hands)
+        replayed = [sum(h["replayed"][s] for h in hands) for s in range(4)]
+        table = [sum(p[s] for p in w.points) for s in range(4)]
+        truth = [sum(d[s] for d in vt.hand_deltas) for s in range(4)]
+        assert replayed == table == truth

@@ -1,0 +1,190 @@
+"""The table's own image (build/mjtable-pico.uf2, `make uf2`) and the locked
+table on the emulated Pico (boardemu), with mpremote as a developer or an
+intruder would use it. Minutes of emulation: run by `make test-image`
+(and CI after `make uf2`), skipped in `make test`.
+
+    MJ_BOARD=1 pytest tests/board/test_image_board.py
+"""
+
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "host"))
+
+import boardemu  # noqa: E402
+from boardemu import board as B  # noqa: E402
+from mjtable import flashcmd  # noqa: E402
+
+IMAGE = os.path.join(ROOT, "build", "mjtable-pico.uf2")
+MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
+KEY = bytes(range(32))
+KEY_GUO = 3  # seat 0's 过 key: the key button (table.hostlink.key_button)
+
+pytestmark = [
+    pytest.mark.skipif(not os.environ.get("MJ_BOARD"), reason="board tests: MJ_BOARD=1"),
+    pytest.mark.skipif(boardemu.skip_reason() is not None, reason=str(boardemu.skip_reason())),
+]
+needs_image = pytest.mark.skipif(not os.path.isfile(IMAGE), reason="no image: make uf2")
+
+
+def mpremote(port, *args, timeout=60):
+    return subprocess.run([MPREMOTE, "connect", port, *args], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def info(b):
+    import json
+
+    return json.loads(b.mjtable("info", "--json", timeout=120).stdout)
+
+
+def wait_for(pred, what, timeout=120.0):
+    deadline = time.monotonic() + timeout
+    while not pred():
+        if time.monotonic() > deadline:
+            raise AssertionError("no %s in %.0f s" % (what, timeout))
+        time.sleep(0.5)
+
+
+def set_key(b):
+    """The table key on the board's flash (table.store's format, as SETKEY
+    leaves it), written through the REPL of a table that has none yet."""
+    info(b)  # up: Ctrl-C works from here (main.py starts with it off)
+    r = mpremote(b.port, "exec", "from table import store\nstore.write('key', %r)" % KEY,
+                 timeout=120)
+    assert r.returncode == 0, r.stderr
+    b.key = KEY
+    with open(os.path.join(b.workdir, "key"), "w") as f:
+        f.write(KEY.hex() + "\n")
+
+
+def power_cycle_with_the_key_button(b):
+    """Power off and on with seat 0's 过 key held: the power is cut at the
+    next flash write, which a ruleset push (with the key) makes."""
+    b.power_cut(after=1)
+    with b.locked():
+        b.table.press(0, KEY_GUO)
+    r = b.mjtable("rules", "push", "xuezhan", "--key", KEY.hex(), check=False, timeout=120)
+    try:
+        b.wait_cut(60)
+    except TimeoutError:
+        raise AssertionError("no flash write to cut the power at: %s%s" % (r.stdout, r.stderr))
+    b.power_on()
+
+
+def locked_then_maintenance(b):
+    """b: a table whose firmware runs with its key on flash, open until its next boot."""
+    assert mpremote(b.port, "reset").returncode == 0  # no key at this boot: open
+    d = info(b)  # the link answers
+    assert d["usb"] == "locked" and d["key"] == "1"
+    r = mpremote(b.port, "exec", "print('in')", timeout=120)
+    assert r.returncode != 0 and "in" not in r.stdout.split()
+    assert "could not enter raw repl" in (r.stderr + r.stdout)
+    seen = len(b.console())
+    b.inject(b"\r\x03\x03\r\nprint('open' + 'ed')\r\n")  # a terminal's Ctrl-C
+    time.sleep(5)
+    tail = b.console()[seen:]
+    assert "opened" not in tail and ">>> " not in tail and "KeyboardInterrupt" not in tail
+    assert info(b)["usb"] == "locked"  # the stray bytes did not break the link
+    power_cycle_with_the_key_button(b)
+    d = info(b)
+    assert d["usb"] == "maint"
+    # "OPEn" (O and 0 are the same seven segments: the simulator reads "0PEn")
+    wait_for(lambda: b.texts() == ["0PEn"] * 4, "OPEn on the seats", 60)
+    r = mpremote(b.port, "exec", "print('in')", timeout=120)
+    assert r.returncode == 0 and r.stdout.split() == ["in"]
+
+
+@needs_image
+def test_image_runs_its_frozen_firmware_and_reports_its_build(tmp_path):
+    want = flashcmd.read_uf2(IMAGE)
+    b = B.EmuBoard(uf2=IMAGE, workdir=str(tmp_path / "a")).start()
+    try:
+        d = info(b)
+        assert (d["fw"], d["commit"], d["mpy"]) == (want["fw"], want["commit"], "1.28.0")
+        assert d["usb"] == "open" and "shadowed" not in d
+    finally:
+        b.stop()
+
+
+@needs_image
+def test_image_ignores_an_old_deploys_files(tmp_path):
+    """What a file deploy leaves (main.py, app.mpy, a package) would shadow
+    the frozen firmware; the boot names it and the frozen firmware runs."""
+    b = B.EmuBoard(uf2=IMAGE, workdir=str(tmp_path / "a")).start()
+    try:
+        info(b)  # up: Ctrl-C works from here (main.py starts with it off)
+        bad = tmp_path / "app.py"
+        bad.write_text("raise SystemExit('the old app ran')\n")
+        for cmd in (("exec", "import os\nos.mkdir('table')"), ("fs", "cp", str(bad), ":app.py"),
+                    ("fs", "cp", str(bad), ":main.py"), ("reset",)):
+            r = mpremote(b.port, *cmd, timeout=120)
+            assert r.returncode == 0, (cmd, r.stderr)
+        # the boot's line goes to a terminal if one is attached; INFO keeps it
+        d = info(b)
+        assert d["shadowed"] == "main.py,app.py,table" and d["fw"] == flashcmd.read_uf2(IMAGE)["fw"]
+        assert "old app ran" not in b.console()
+    finally:
+        b.stop()
+
+
+@needs_image
+def test_image_locked_table_refuses_mpremote_until_the_key_button(tmp_path):
+    b = B.EmuBoard(uf2=IMAGE, workdir=str(tmp_path / "a")).start()
+    try:
+        set_key(b)
+        locked_then_maintenance(b)
+    finally:
+        b.stop()
+
+
+def test_stock_image_with_files_locked_table(tmp_path):
+    b = B.EmuBoard(workdir=str(tmp_path / "a")).start()
+    try:
+        b.deploy(files=True)
+        set_key(b)
+        locked_then_maintenance(b)
+    finally:
+        b.stop()
+
+
+@needs_image
+def test_flash_onto_the_boot_drive_then_the_table_answers(tmp_path):
+    """`mjtable flash` writes the image onto a folder laid out as the RPI-RP2
+    drive and waits; the emulated Pico then boots the file written there, as
+    the boot ROM would, and flash checks its version over the link."""
+    d = tmp_path / "RPI-RP2"
+    d.mkdir()
+    (d / "INFO_UF2.TXT").write_text("UF2 Bootloader v3.0\r\nModel: Raspberry Pi RP2\r\n"
+                                    "Board-ID: RPI-RP2\r\n")
+    work = tmp_path / "board"
+    port = str(work / "tty")
+    exe = os.path.join(os.path.dirname(sys.executable), "mjtable")
+    out = {}
+
+    def run():
+        out["r"] = subprocess.run([exe, "flash", IMAGE, "--drive", str(d), "--port", port,
+                                   "--wait", "300"], capture_output=True, text=True, timeout=600)
+
+    t = threading.Thread(target=run)
+    t.start()
+    written = d / "mjtable-pico.uf2"
+    wait_for(lambda: written.exists() and written.stat().st_size == os.path.getsize(IMAGE),
+             "image on the drive", 60)
+    b = B.EmuBoard(uf2=str(written), workdir=str(work)).start()
+    try:
+        t.join(600)
+        r = out["r"]
+        assert r.returncode == 0, r.stderr
+        want = flashcmd.read_uf2(IMAGE)
+        assert "the table answers: firmware %s (commit %s)" % (want["fw"], want["commit"]) \
+            in r.stdout
+    finally:
+        b.stop()
