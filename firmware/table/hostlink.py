@@ -6,6 +6,7 @@ records stream to watching hosts and each hand is sealed before it closes.
 
 import time
 
+from sichuan import ruleset as R
 from table import controller as C
 from table import store
 
@@ -85,7 +86,7 @@ class HostLink:
             self.link, logs, root=root, rules=ctl.rs, on_rules=self._on_rules,
             on_enroll=self._on_enroll, on_match=self._on_match, busy=self.busy,
             current_log=self.current_log, table_id=table_id,
-            enroll_map=ctl.scanner.enroll.uids, last_tag=self.last_tag)
+            enroll_map=ctl.scanner.enroll.uids, last_tag=self.last_tag, status=self.status)
         ctl.logs = LiveLogs(logs, self.host)
         self._tag_seq = 0
         self._tag_uid = None  # on the antenna at the last question
@@ -104,6 +105,17 @@ class HostLink:
                 self._tag_seq += 1
                 self._tag_last = uid
         return (self._tag_seq, self._tag_last) if self._tag_seq else None
+
+    def status(self):
+        """INFO lines of the match under way: its ruleset (a pushed one waits
+        for the next match) and the hands left in it, the one in play
+        included. Empty when no match is under way."""
+        ctl = self.ctl
+        if ctl.state == C.DONE:
+            return "play="
+        n = self.hands or ctl.rs[R.P_HANDS]
+        return "play=%s\nplay_crc=%08x\nleft=%d" % (ctl.rs.name, ctl.rs_crc,
+                                                     max(n - ctl.match.hand_no, 0))
 
     def _save_key(self, key):
         store.write(self.root + "/" + KEY_FILE, key)

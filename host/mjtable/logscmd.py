@@ -159,6 +159,35 @@ def pull_object(link: L.Link, kind: int, idx: int, start: bytes = b"", progress=
     return bytes(out)
 
 
+def pull_growing(link: L.Link, lid: int, start: bytes = b"", progress=None,
+                 save=None) -> bytes:
+    """A log that may still grow (the hand in play, or the newest log, whose
+    hand may have begun meanwhile): one chunk at a time from the end of what
+    has arrived, each reply's (size, CRC) taking over from the last. The
+    bytes that arrived stay the log's (a log only grows), so the pull ends
+    once it holds all the table had at the last reply, whose CRC covers them
+    whole: a copy of the log as it stood then, never a cut."""
+    chunk = link.max_payload - 9
+    out = bytearray(start)
+    total, crc = -1, 0
+    try:
+        while len(out) != total:
+            data = link.request(L.CMD_GET, L.get_request(L.OBJ_LOG, lid, len(out), chunk))
+            total, crc = struct.unpack_from("<II", data)
+            out += data[8:]
+            if len(out) > total:
+                raise L.LinkError(15, msg="log %d shrank during the pull" % lid)
+            if progress:
+                progress(len(out), total)
+    except BaseException:
+        if save and out:
+            save(total, crc, bytes(out))
+        raise
+    if zlib.crc32(out) != crc:
+        raise L.LinkError(15, msg="log CRC mismatch after the pull")
+    return bytes(out)
+
+
 def verify(data: bytes, table_id: bytes, key) -> tuple:
     """(HandLogFile, seal status); LogDamaged if a CRC or the chain fails."""
     log = logfmt.parse(data)
@@ -245,15 +274,19 @@ def pull(args):
     except (L.LinkError, BadInput):
         pass
     logs = table_logs(link)
+    # after LOGS: a hand begun since is not in the list, one ended since is whole
+    playing = link.info().get("hand", "")  # -1: between hands; none: an older firmware
+    in_play = int(playing) if playing.lstrip("-").isdigit() else -2
     newest = logs[-1][0] if logs else -1
-    st = {"pulled": 0, "new": 0, "acked": 0, "bad": []}
+    st = {"pulled": 0, "new": 0, "acked": 0, "bad": [], "chain": []}
 
     def save(lid, total, crc, data):
         ar.save_partial(tid, lid, total, crc, data)
 
     # logs without a partial copy (and not the newest, which may still grow):
     # pipelined across logs; the others one by one, resuming
-    batch = [(lid, size) for lid, size in logs if lid != newest and not ar.partial(tid, lid)]
+    batch = [(lid, size) for lid, size in logs
+             if lid not in (newest, in_play) and not ar.partial(tid, lid)]
     alone = [lid for lid, _ in logs if lid not in dict(batch)]
     if batch:
         bar = Bar("%d logs" % len(batch), args.quiet)
@@ -272,14 +305,25 @@ def pull(args):
         for lid, data in got:
             _take(args, ar, link, lid, unwhiten(data), False, st)
     for lid in alone:
+        # in play: the table says so (INFO hand=); a firmware that does not
+        # say (in_play -2): the newest log, if its pull finds it unsealed
+        playing = lid == in_play or (in_play == -2 and lid == newest)
+        if lid == in_play and not args.all:
+            print("log %d: hand in play, left for a later pull" % lid)
+            continue
         start = ar.partial(tid, lid)
         bar = Bar("log %d" % lid, args.quiet)
 
         def save1(total, crc, data, lid=lid):
             ar.save_partial(tid, lid, total, crc, data)
 
+        def get(start, lid=lid, bar=bar):
+            if lid in (newest, in_play):  # may grow while it is read
+                return pull_growing(link, lid, start, bar, save1)
+            return pull_object(link, L.OBJ_LOG, lid, start, bar, save1)
+
         try:
-            data = pull_object(link, L.OBJ_LOG, lid, start, bar, save1)
+            data = get(start)
         except L.LinkError as e:
             bar.end()
             # The partial copy was of another version (E_CHECK), or of an
@@ -288,14 +332,14 @@ def pull(args):
             if start and e.status in (9, 15):
                 ar.save_partial(tid, lid, 0, 0, b"")
                 start = b""
-                data = pull_object(link, L.OBJ_LOG, lid, start, bar, save1)
+                data = get(start)
             else:
                 raise BadInput("log %d: pull cut (%s); run `mjtable logs pull` again to "
                                "resume" % (lid, e)) from None
         bar.end()
         if start:
             print("log %d: resumed at byte %d" % (lid, len(start)))
-        _take(args, ar, link, lid, unwhiten(data), lid == newest, st)
+        _take(args, ar, link, lid, unwhiten(data), playing, st)
     print("table %s: %d log(s) pulled, %d new, %d acknowledged, %d damaged; archive %s"
           % (tid, st["pulled"], st["new"], st["acked"], len(st["bad"]), ar.path))
     return 1 if st["bad"] else 0
@@ -322,18 +366,26 @@ def _take(args, ar, link, lid, data, newest, st):
     if seal == "unsealed" and newest and not args.all:
         print("log %d: hand in play, left for a later pull" % lid)
         return
-    row, is_new = ar.add_log(tid, lid, log.head, data, seal, _rules_crc(log))
+    row, how = ar.add_log(tid, lid, log.head, data, seal, _rules_crc(log))
     st["pulled"] += 1
-    st["new"] += is_new
-    state = "archived as hand %d" % row if is_new else "already archived (hand %d)" % row
+    st["new"] += how != "same"
+    state = {"new": "archived as hand %d", "same": "already archived (hand %d)",
+             "grown": "archived as hand %d (the copy pulled while it was in play, replaced)",
+             "reused": "archived as hand %d"}[how] % row
+    if seal == "unsealed" and newest:
+        state += ", in play when pulled (no result yet)"
     print("log %d: %d records, seal %s, %s" % (lid, len(log.records), seal, state))
+    if how == "reused":
+        st["chain"].append("log %d: REUSED ID: the archive holds another log %d of this "
+                           "table (the table's flash reformatted, or the log replaced)"
+                           % (lid, lid))
     if seal == "unsealed" and link.key is not None and not args.accept_unsealed:
         # A keyed table seals every hand it ends, so an unsealed log is a hand
         # cut short (power cut, failed write: the table's INFO says repaired=
         # or damaged=), one played before the key, or a sealed log cut on the
         # flash: the table keeps it until someone has looked.
         if newest:
-            print("log %d: hand in play, archived as it stands, left on the table" % lid)
+            print("log %d: hand in play, left on the table" % lid)
             return
         st["bad"].append(lid)
         print("log %d: UNSEALED on a table with a key: kept on the table; once checked, "

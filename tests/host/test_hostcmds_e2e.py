@@ -408,9 +408,11 @@ def test_key_set_only_with_the_button_then_changes_need_it(env, capsys):
         code, out, _ = call(capsys, "rules", "push", "xueliu", "--port", t.path)
         assert code == 0
         # a hand the table played before it had a key is unsealed: archived,
-        # and kept on the table until taken on purpose
+        # and kept on the table until taken on purpose (not a hand in play:
+        # the table says none is)
         code, out, _ = call(capsys, "logs", "pull", "--port", t.path, "--all")
-        assert code == 0 and "seal unsealed" in out and "left on the table" in out
+        assert code == 1 and "seal unsealed" in out and "kept on the table" in out
+        assert "in play" not in out
         assert "0 acknowledged" in out
         code, out, _ = call(capsys, "logs", "pull", "--port", t.path, "--all",
                             "--accept-unsealed")

@@ -50,7 +50,7 @@ def test_full_controller_with_bots_push_play_pull_rescore_export(env, capsys):
                       "--rules", "xuezhan")
     try:
         d = info(capsys, vt.port)
-        assert d["proto"] == "1" and d["key"] == "1" and d["rules"] == "xuezhan"
+        assert d["proto"] == 1 and d["key"] == 1 and d["rules"] == "xuezhan"
         # one-hand matches: the push waits for the hand in play, and the
         # ruleset is played from the next match on
         code, out, err = call(capsys, "rules", "push", "chengdu", "--port", vt.port,
@@ -86,15 +86,15 @@ def test_without_bots_the_table_waits_for_the_host_to_start_a_match(env, capsys)
     vt = VirtualTable("--rules", "chengdu", "--hands", "1", "--pace", "0")
     try:
         d = info(capsys, vt.port)
-        assert d["rules"] == "chengdu" and d["logs"] == "0"
+        assert d["rules"] == "chengdu" and d["logs"] == 0
         # no hand in play: a push is taken at once
         code, out, err = call(capsys, "rules", "push", "xueliu", "--port", vt.port, "--wait", "0")
         assert code == 0 and "xueliu active" in out, err
-        assert info(capsys, vt.port)["logs"] == "0"  # still no match under way
+        assert info(capsys, vt.port)["logs"] == 0  # still no match under way
         code, out, err = call(capsys, "match", "start", "--port", vt.port)
         assert code == 0, err
         deadline = time.monotonic() + 60
-        while info(capsys, vt.port)["logs"] == "0":  # the bots begin the match's hand
+        while info(capsys, vt.port)["logs"] == 0:  # the bots begin the match's hand
             assert time.monotonic() < deadline, "no hand began"
             time.sleep(0.2)
     finally:
