@@ -186,7 +186,7 @@ def _retry_busy(fn, wait: float):
             if not said:
                 print("waiting for the hand in play to end ...", file=sys.stderr)
                 said = True
-            time.sleep(0.5)
+            time.sleep(0.1)  # the table is cleared between hands: a short window
 
 
 def push_rules(link: L.Link, rs, wait: float = 60.0) -> None:
