@@ -278,7 +278,7 @@ def pull(args):
     playing = link.info().get("hand", "")  # -1: between hands; none: an older firmware
     in_play = int(playing) if playing.lstrip("-").isdigit() else -2
     newest = logs[-1][0] if logs else -1
-    st = {"pulled": 0, "new": 0, "acked": 0, "bad": [], "chain": []}
+    st = new_tally()
 
     def save(lid, total, crc, data):
         ar.save_partial(tid, lid, total, crc, data)
@@ -340,9 +340,44 @@ def pull(args):
         if start:
             print("log %d: resumed at byte %d" % (lid, len(start)))
         _take(args, ar, link, lid, unwhiten(data), playing, st)
-    print("table %s: %d log(s) pulled, %d new, %d acknowledged, %d damaged; archive %s"
-          % (tid, st["pulled"], st["new"], st["acked"], len(st["bad"]), ar.path))
-    return 1 if st["bad"] else 0
+    chain = st["chain"] + chain_problems(ar, tid, {lid for lid, _ in logs}, st["taken"])
+    for c in chain:
+        print("log chain: " + c)
+    print("table %s: %d log(s) pulled, %d new, %d acknowledged, %d damaged%s; archive %s"
+          % (tid, st["pulled"], st["new"], st["acked"], len(st["bad"]),
+             ", %d chain problem(s)" % len(chain) if chain else "", ar.path))
+    return 1 if st["bad"] or chain else 0
+
+
+def chain_problems(ar, tid: str, on_table: set, taken: list) -> list:
+    """What the link records of the logs just archived say is missing: each
+    format 2 log names the log the table made before it (id, final head),
+    which must be on the table still or in the archive, whole."""
+    out = []
+    for lid, log in taken:
+        f = log.follows()
+        if f is None or f[0] == 0:  # a format 1 log; the table's first
+            continue
+        pid, head = f
+        if pid >= lid:
+            out.append("log %d follows log %d: the table's ids went back (flash reformatted?)"
+                       % (lid, pid))
+        elif pid in on_table or ar.has_log(tid, pid, head):
+            continue
+        elif ar.has_log(tid, pid):
+            out.append("log %d follows a log %d that is not the one in the archive (that "
+                       "copy was pulled while its hand was in play and the log is gone, or "
+                       "the id was used twice)" % (lid, pid))
+        else:
+            out.append("GAP: log %d, which log %d follows, is neither on the table nor in the "
+                       "archive: deleted before the host took it" % (pid, lid))
+    return out
+
+
+def new_tally() -> dict:
+    """What a pull counts: logs pulled, new rows, acks, damaged ids, chain
+    problems found while archiving, and (id, parsed log) of each archived."""
+    return {"pulled": 0, "new": 0, "acked": 0, "bad": [], "chain": [], "taken": []}
 
 
 def _take(args, ar, link, lid, data, newest, st):
@@ -375,6 +410,8 @@ def _take(args, ar, link, lid, data, newest, st):
     if seal == "unsealed" and newest:
         state += ", in play when pulled (no result yet)"
     print("log %d: %d records, seal %s, %s" % (lid, len(log.records), seal, state))
+    if how != "same":
+        st["taken"].append((lid, log))
     if how == "reused":
         st["chain"].append("log %d: REUSED ID: the archive holds another log %d of this "
                            "table (the table's flash reformatted, or the log replaced)"

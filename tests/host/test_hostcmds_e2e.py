@@ -24,13 +24,14 @@ HANDS = 3
 
 
 class Table:
-    def __init__(self, tmp, hands=HANDS, key=KEY, extra=()):
+    def __init__(self, tmp, hands=HANDS, key=KEY, extra=(), fresh=True):
         master, slave = os.openpty()
         tty.setraw(slave)
         self.path = os.ttyname(slave)
         os.set_blocking(master, False)
         cmd = [MICROPYTHON, PEER, "--fd", str(master), "--flash", str(tmp / "flash.img"),
-               "--fresh", "--hands", str(hands), "--id", "E2ETABLE", *extra]
+               *(["--fresh"] if fresh else []), "--hands", str(hands), "--id", "E2ETABLE",
+               *extra]
         if key:
             cmd += ["--key", key.hex()]
         self.proc = subprocess.Popen(cmd, pass_fds=(master,), stdout=subprocess.PIPE)
@@ -417,5 +418,39 @@ def test_key_set_only_with_the_button_then_changes_need_it(env, capsys):
         code, out, _ = call(capsys, "logs", "pull", "--port", t.path, "--all",
                             "--accept-unsealed")
         assert code == 0 and "1 acknowledged" in out
+    finally:
+        t.close()
+
+
+_DELETE = """
+import os, sys
+sys.path.insert(0, %r)
+from table import blockdev
+blockdev.mount(%r, "/flash")
+os.remove("/flash/logs/h%d.log")
+"""
+
+
+def test_a_log_deleted_before_the_host_took_it_is_a_gap_and_the_match_incomplete(env, capsys):
+    # issue 21: each log names the one before it (id, final head) under the seal
+    Table(env).close()
+    # someone at the REPL deletes hand 2's log from the flash, then the table restarts
+    subprocess.run([MICROPYTHON, "-c", _DELETE % (os.path.join(ROOT, "firmware"),
+                                                  str(env / "flash.img"), 2)], check=True)
+    t = Table(env, hands=1, fresh=False)
+    try:
+        code, out, _ = call(capsys, "logs", "pull", "--port", t.path)
+        assert code == 1 and "3 log(s) pulled" in out, out
+        assert "GAP: log 2, which log 3 follows, is neither on the table nor in the" in out
+        assert "1 chain problem(s)" in out
+        code, out, _ = call(capsys, "logs", "pull", "--port", t.path)  # nothing new: no gap
+        assert code == 0 and "chain" not in out
+        code, out, _ = call(capsys, "export", "--csv", str(env / "s.csv"), "--html",
+                            str(env / "s.html"))
+        assert code == 0 and "INCOMPLETE: table %s: log 2 is missing (log 3 follows it)" % (
+            b"E2ETABLE".hex()) in out, out
+        rows = (env / "s.csv").read_text().splitlines()
+        assert [r.split(",")[-2] for r in rows[1:]] == ["ok", "log 2 missing before it", "ok"]
+        assert "INCOMPLETE" in (env / "s.html").read_text()
     finally:
         t.close()
