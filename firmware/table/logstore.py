@@ -77,7 +77,7 @@ class LogStore:
         self.damaged = []
         ids = self.list()
         status, data = store.load(self._next_path())
-        self._prev = None  # the log made last: (id, head), or its RecordLog
+        self._prev = None  # type: tuple | RecordLog | None  # the log made last: (id, head) or it
         if status == store.OK and len(data) in (4, 16):
             self._saved = le.u32(data, 0)
             if len(data) == 16:
