@@ -454,3 +454,47 @@ def test_a_log_deleted_before_the_host_took_it_is_a_gap_and_the_match_incomplete
         assert "INCOMPLETE" in (env / "s.html").read_text()
     finally:
         t.close()
+
+
+def test_monitor_started_mid_hand_catches_up_and_names_tiles_and_wins(env, capsys):
+    # issue 21: the monitor showed nothing until the next hand began, and no
+    # tile of a claim (alerts by name: test_monitor_alerts_by_name)
+    import re
+    import time
+
+    t = Table(env, hands=0, extra=("--bots", "--pace", "25"))
+    try:
+        link = session(t)
+        deadline = time.monotonic() + 60
+        while not (link.info()["hand"] == "1" and dict(logscmd.table_logs(link))[1] > 600):
+            assert time.monotonic() < deadline, "no hand in play"
+            time.sleep(0.1)
+        link.stream.close()
+        code, out, _ = call(capsys, "monitor", "--port", t.path, "--hands", "1", "--brief")
+        assert code == 0
+        assert "=== hand in play (log 1): caught up from its log" in out, out[:300]
+        hand = out.split("caught up from its log", 1)[1].split("=== hand over: ", 1)
+        assert len(hand) == 2, out[-300:]
+        acts = [x for x in hand[0].splitlines()[1:] if x and not x.startswith(("  ", "==="))]
+        code, _, _ = call(capsys, "logs", "pull", "--port", t.path, "--no-ack")
+        code, rep, _ = call(capsys, "replay", "E2ETABLE".encode().hex() + ":1", "--brief")
+        assert code == 0
+        logged = [x for x in rep.splitlines() if re.match(r"^ *\d+  ", x)]
+        assert len(acts) == len(logged)  # every action once: none lost, none twice
+        end = re.search(r"end: (.*)", rep).group(1)
+        assert hand[1].splitlines()[0] == end
+        assert re.search(r"\b(peng|zhigang|hu) \d[mps] from (East|South|West|North)"
+                         r"|pass on (East|South|West|North)'s \d[mps]", out)
+        assert re.search(r"win: \w+ (自摸|胡 on \w+'s discard) \d[mps], fan \d", out)
+    finally:
+        t.close()
+
+
+def test_monitor_alerts_by_name():
+    from mjtable import monitorcmd
+
+    lines = []
+    v = monitorcmd.View(None, lines.append)
+    v.record(logfmt.T_ALERT, bytes((1, 7, 4, 0, 0, 0, 0)))  # seat, code, reason, t
+    v.record(logfmt.T_ALERT, bytes((2, 3, 0, 0, 0, 0, 0)))
+    assert lines == ["  alert: South: claim refused (not a win)", "  alert: West: unknown tag"]
