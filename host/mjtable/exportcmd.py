@@ -88,7 +88,7 @@ def summarise(ar, row: int) -> dict:
     elif table != list(g.delta):
         diffs.append("points differ: table %s, engine %s" % (table, list(g.delta)))
     return {"table": h.table_id, "log": h.log_id, "rules": h.rs.name, "seal": h.seal,
-            "points": table if table is not None else list(g.delta), "wins": wins,
+            "points": table, "wins": wins,  # None: no result (in play, or cut short)
             "payments": pays, "checked": not diffs, "differences": diffs,
             "head": h.log.head, "follows": h.log.follows()}
 
@@ -118,7 +118,7 @@ def standings(hs) -> list:
     tot: dict = {}
     n: dict = {}
     for h in hs:
-        for s, p in enumerate(h["points"]):
+        for s, p in enumerate(h["points"] or ()):  # a hand with no result counts nothing
             who = "%s/%s" % (h["table"], hands.SEAT_NAMES[s])
             tot[who] = tot.get(who, 0) + p
             n[who] = n.get(who, 0) + 1
@@ -132,7 +132,7 @@ def to_csv(hs) -> str:
     w.writerow(["table", "log", "rules", "seal", "East", "South", "West", "North",
                 "wins", "chain", "checked"])
     for h in hs:
-        pts = list(h["points"]) + [""] * (4 - len(h["points"]))
+        pts = list(h["points"] or ()) + [""] * (4 - len(h["points"] or ()))
         w.writerow([h["table"], h["log"], h["rules"], h["seal"], *pts[:4],
                     "; ".join(h["wins"]), h.get("chain", "-"),
                     "yes" if h["checked"] else "DIFFERS"])
@@ -165,7 +165,8 @@ def to_html(hs, title: str, gaps=()) -> str:
                "<th>seal</th><th>East</th><th>South</th><th>West</th><th>North</th>"
                "<th>breakdown</th></tr>")
     for h in hs:
-        cells = "".join(_pts(v) for v in h["points"])
+        cells = ("".join(_pts(v) for v in h["points"]) if h["points"] is not None
+                 else "<td colspan='4' class='bad'>no result</td>")
         body = "".join("<div>%s</div>" % e(w) for w in h["wins"]) or "<div>no win</div>"
         body += "<details><summary>%d payment(s)</summary>%s</details>" % (
             len(h["payments"]), "".join("<div>%s</div>" % e(p) for p in h["payments"]))

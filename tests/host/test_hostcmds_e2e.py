@@ -486,6 +486,9 @@ def test_monitor_started_mid_hand_catches_up_and_names_tiles_and_wins(env, capsy
         assert re.search(r"\b(peng|zhigang|hu) \d[mps] from (East|South|West|North)"
                          r"|pass on (East|South|West|North)'s \d[mps]", out)
         assert re.search(r"win: \w+ (自摸|胡 on \w+'s discard) \d[mps], fan \d", out)
+        # issue 21 item 9: `match end` waits for the hand in play with --wait
+        code, out, err = call(capsys, "match", "end", "--port", t.path, "--wait", "60")
+        assert code == 0 and "match ended" in out, err
     finally:
         t.close()
 
@@ -498,3 +501,9 @@ def test_monitor_alerts_by_name():
     v.record(logfmt.T_ALERT, bytes((1, 7, 4, 0, 0, 0, 0)))  # seat, code, reason, t
     v.record(logfmt.T_ALERT, bytes((2, 3, 0, 0, 0, 0, 0)))
     assert lines == ["  alert: South: claim refused (not a win)", "  alert: West: unknown tag"]
+
+
+def test_match_says_what_start_and_end_do(capsys):
+    code, out, _ = call(capsys, "match", "--help")
+    assert code == 0 and "start a new match" in out and "stored ruleset" in out
+    assert "--wait" in out

@@ -91,6 +91,10 @@ def test_a_hand_pulled_in_play_and_again_whole_counts_once(tmp_path):
     in_play = b"".join(_records(whole)[:-3])  # `logs pull --all` while it was played
     ar = archive.Archive(str(tmp_path / "ar.sqlite"))
     _take(ar, _Link(busy=True), lid, in_play, newest=True, all_=True)
+    ar.db.commit()
+    (h,) = exportcmd.collect([str(tmp_path / "ar.sqlite")])
+    assert h["points"] is None and exportcmd.standings([h]) == []  # no result: none counted
+    assert ",in play" not in exportcmd.to_csv([h]) and not h["checked"]
     st = _take(ar, _Link(), lid, whole)
     assert st["new"] == 1 and len(ar.logs()) == 1  # the whole log took the in-play copy's row
     ar.close()
