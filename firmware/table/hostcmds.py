@@ -225,9 +225,9 @@ class LogFiles:
             if not (live or self._live):
                 return
             # the hand in play, or the one that was when the handle was opened
-            # (it may have ended since: its seal and end record come after)
-            # the hand in play: its size may have grown since the last GET
-            # (a stat: littlefs read handles need not see another's appends)
+            # (its end record and seal came after): its size may have grown
+            # since the last GET (a stat: littlefs read handles need not see
+            # another's appends)
             import os
 
             try:
