@@ -405,7 +405,7 @@ def _take(args, ar, link, lid, data, newest, st):
     st["pulled"] += 1
     st["new"] += how != "same"
     state = {"new": "archived as hand %d", "same": "already archived (hand %d)",
-             "grown": "archived as hand %d (the copy pulled while it was in play, replaced)",
+             "grown": "archived as hand %d (replacing the shorter copy pulled in play)",
              "reused": "archived as hand %d"}[how] % row
     if seal == "unsealed" and newest:
         state += ", in play when pulled (no result yet)"

@@ -87,7 +87,7 @@ def _fail(e: L.LinkError, what: str, link: L.Link | None = None):
         except L.LinkError:
             pass
     names = {6: "the key is wrong", 12: "the table has no key yet",
-             8: "the table is busy (a hand is in play)"}
+             8: "the table is busy (a hand is in play; --wait S waits for its end)"}
     text = why or names.get(e.status, str(e))
     raise BadInput("%s refused by the table: %s" % (what, text)) from None
 
