@@ -86,9 +86,10 @@ def list_(args):
         return 0
     link = findport.connect(args)
     logs = table_logs(link)
+    playing = link.info().get("hand", "-1")
     print("table %s: %d log(s) waiting" % (link.table_id.hex(), len(logs)))
     for lid, size in logs:
-        print("  log %-6d %7d bytes" % (lid, size))
+        print("  log %-6d %7d bytes%s" % (lid, size, "  (hand in play)" * (str(lid) == playing)))
     return 0
 
 
