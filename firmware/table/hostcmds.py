@@ -18,11 +18,13 @@ install(link, logs, ...) -> Host registers on a table.link.Link:
     0x24 WATCH  read  on u8 -> (none): stream live events (0 stops)
     0x25 TAG    read  (none) -> seq u32, uid[8]: the tag last read on the
                       enrolment antenna (seq counts presentations; 0 = none)
-  INFO key=value lines: fw, proto, rules, rules_crc, free, logs, clock, key,
-  watch, mpy (MicroPython's version), and when they apply: commit and
-  shadowed (the table's own image), usb (locked, maint or open: the board's
-  REPL), refused (why the last pushed ruleset or map was refused), repaired,
-  damaged; then the lines of the health hook (hostlink: chips, crashes, fault).
+  INFO key=value lines: fw, proto, rules, rules_crc (the stored ruleset, which
+  the next match plays), free, logs, clock, key, watch; hand (the log being
+  written, -1 between hands); mpy (MicroPython's version), and when they
+  apply: commit and shadowed (the table's own image), usb (locked, maint or
+  open: the board's REPL); status()'s lines (hostlink: play, play_crc, left:
+  the match under way; chips, crashes, fault: the table's health); refused
+  (why the last pushed ruleset or map was refused), repaired, damaged.
 
 Events: the controller calls push_event(data) with the bytes of what happened
 (by convention the hand-log bytes it appends, see below); they are queued
@@ -192,14 +194,17 @@ class LogFiles:
     """Hand logs (kind 2) as file bytes XOR MASK (table.whiten), read through
     one cached handle.
     Only the log of the hand in play (current()) can change (it grows), so
-    only its size is looked at again on each GET; the whole-file CRC is
-    cached per (id, size). A stat per chunk would cost more than the chunk."""
+    only its size is looked at again on each GET, and the size of a log that
+    was in play when its handle was opened, until a GET after its end finds
+    it unchanged (its end and seal records come after); the whole-file CRC
+    is cached per (id, size). A stat per chunk would cost more than the chunk."""
 
     def __init__(self, logs, current=None):
         self._logs = logs
         self._current = current
         self._id = -1
         self._f = None
+        self._live = False  # the open log was the hand in play when opened
         self._size = 0
         self._crc = 0
         self._tmp = bytearray(256)
@@ -219,10 +224,12 @@ class LogFiles:
         idx = self._full(idx)
         live = self._current is not None and self._current() == idx
         if idx == self._id and self._f is not None:
-            if not live:
+            if not (live or self._live):
                 return
-            # the hand in play: its size may have grown since the last GET
-            # (a stat: littlefs read handles need not see another's appends)
+            # the hand in play, or the one that was when the handle was opened
+            # (its end record and seal came after): its size may have grown
+            # since the last GET (a stat: littlefs read handles need not see
+            # another's appends)
             import os
 
             try:
@@ -230,6 +237,7 @@ class LogFiles:
             except OSError:
                 size = -1
             if size == self._size:
+                self._live = live  # once ended and seen whole, it changes no more
                 return
         self.close()
         try:
@@ -255,6 +263,7 @@ class LogFiles:
             self._crcs[idx] = c
         self._f = f
         self._id = idx
+        self._live = live
         self._size = size
         self._crc = c[1]
 
@@ -339,7 +348,7 @@ class Host:
         rules_file="ruleset.bin",
         enroll_file="enroll.bin",
         enroll_map=None,
-        health=None,
+        status=None,
     ):
         from table.xfer import Transfers
 
@@ -356,7 +365,7 @@ class Host:
         self._busy = busy
         self._current = current_log
         self._tag = last_tag
-        self._health = health
+        self._status = status
         self.refused = ""
         self.usb = ""  # app.main_board: "locked", "maint" or "open" (the REPL's state)
         self.watching = False
@@ -544,9 +553,13 @@ class Host:
             "key=%d" % (1 if self.link.has_key else 0),
             "watch=%d" % (1 if self.watching else 0),
         ]
+        # the log being written (-1: none), which a pull leaves for later
+        lines.append("hand=%d" % (self._current() if self._current is not None else -1))
         lines += _build_lines()
         if self.usb:
             lines.append("usb=" + self.usb)
+        if self._status is not None:
+            lines.append(self._status())
         if self.refused:
             lines.append("refused=%s" % self.refused)
         # what the boot found (docs/storage.md): log id:bytes cut, log id:reason
@@ -642,7 +655,8 @@ def install(link, logs, **kw):
       clock       an object with now() and set(secs) (default: Clock())
       table_id    8 bytes, as given to the Link (bound into log seals)
       seats       seats of the physical table (4)
-      health      fn() -> more INFO lines (str, no trailing newline)
+      status      fn() -> more INFO lines (text, no final newline): the match
+                  in play and the table's health
     Returns the Host: call host.poll() after link.poll(), host.push_event(b)
     for live events and host.seal(log) at the end of a hand."""
     return Host(link, logs, **kw)

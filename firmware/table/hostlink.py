@@ -6,6 +6,7 @@ records stream to watching hosts and each hand is sealed before it closes.
 
 import time
 
+from sichuan import ruleset as R
 from table import controller as C
 from table import store
 
@@ -85,7 +86,7 @@ class HostLink:
             self.link, logs, root=root, rules=ctl.rs, on_rules=self._on_rules,
             on_enroll=self._on_enroll, on_match=self._on_match, busy=self.busy,
             current_log=self.current_log, table_id=table_id,
-            enroll_map=ctl.scanner.enroll.uids, last_tag=self.last_tag, health=self.health)
+            enroll_map=ctl.scanner.enroll.uids, last_tag=self.last_tag, status=self.status)
         ctl.logs = LiveLogs(logs, self.host)
         self._tag_seq = 0
         self._tag_uid = None  # on the antenna at the last question
@@ -105,13 +106,20 @@ class HostLink:
                 self._tag_last = uid
         return (self._tag_seq, self._tag_last) if self._tag_seq else None
 
-    def health(self):
-        """INFO lines: `chips` the chips not answering (hex, bits as
-        boards.pico Board.down), `crashes` the task failures since boot
-        (app.guard restarted them), `fault` the last one or why the board
-        last reset (empty if none)."""
+    def status(self):
+        """INFO lines: the match under way (`play` its ruleset, a pushed one
+        waiting for the next match; `play_crc`; `left` the hands left, the one
+        in play included; `play=` alone when none is), then the health:
+        `chips` the chips not answering (hex, bits as boards.pico Board.down),
+        `crashes` the task failures since boot (app.guard restarted them),
+        `fault` the last one or why the board last reset (empty if none)."""
         c = self.ctl
-        return "chips=%x\ncrashes=%d\nfault=%s" % (c.board.down, c.crashes, c.fault)
+        health = "chips=%x\ncrashes=%d\nfault=%s" % (c.board.down, c.crashes, c.fault)
+        if c.state == C.DONE:
+            return "play=\n" + health
+        n = self.hands or c.rs[R.P_HANDS]
+        return "play=%s\nplay_crc=%08x\nleft=%d\n%s" % (c.rs.name, c.rs_crc,
+                                                       max(n - c.match.hand_no, 0), health)
 
     def _save_key(self, key):
         store.write(self.root + "/" + KEY_FILE, key)

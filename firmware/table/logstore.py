@@ -7,6 +7,12 @@ is written at each ack, before the delete (not at each new hand: a file
 write costs a ~1.2 KB block of heap, which a long-running table's fragmented
 heap may not find at a hand's start).
 
+The chain of logs: each new log's first record (T_LINK) holds the id and
+final chain head of the log made before it (0 and zeros for a table's
+first), so the host finds a log deleted before it took it (a gap) or an id
+used twice. That log is the newest on flash, or, once acked, the one `next`
+names: next id u32, then its id u32 and head 8 (written at its ack).
+
 The rule that keeps logs safe: nothing here deletes a log except ack(log_id),
 which the host sends after it holds the log (optionally proving it with the
 log's chain head).  When free space falls below the reserve, or too many
@@ -25,6 +31,8 @@ READY = const(0)
 LOW_SPACE = const(1)  # free flash below the reserve: the host must take logs
 TOO_MANY_LOGS = const(2)  # _MAX_LOGS logs wait for the host
 NO_FS = const(3)  # the filesystem answered no statvfs (not mounted?)
+
+T_LINK = const(5)  # record type: the log before, id u32 LE + chain head 8
 
 # One hand log at its largest (~400 records of ~30 bytes = 12 KB, 3 blocks),
 # plus littlefs copy-on-write room (the block being appended is rewritten
@@ -69,8 +77,11 @@ class LogStore:
         self.damaged = []
         ids = self.list()
         status, data = store.load(self._next_path())
-        if status == store.OK and len(data) == 4:
+        self._prev = None  # type: tuple | RecordLog | None  # the log made last: (id, head) or it
+        if status == store.OK and len(data) in (4, 16):
             self._saved = le.u32(data, 0)
+            if len(data) == 16:
+                self._prev = (le.u32(data, 4), bytes(data[8:16]))
         else:
             self._saved = 1
         self._next = self._saved
@@ -79,6 +90,8 @@ class LogStore:
         if ids:
             log = self.open_log(ids[-1])
             log.close()
+            if self._prev is None or self._prev[0] < log.log_id:
+                self._prev = (log.log_id, log.head())
 
     def _next_path(self):
         return self.folder + "/next"
@@ -120,11 +133,25 @@ class LogStore:
         if not ok:
             raise LogError(why)
         log_id = self._next
+        link = bytearray(12)
+        p = self._link()
+        if p is not None:
+            le.put_u32(link, 0, p[0])
+            link[4:12] = p[1]
         # The file is the id's record: a cut before it exists leaves the id
         # unused (nothing was logged under it), after, the boot sees it.
         log = RecordLog(self.path(log_id), create_id=log_id)
         self._next = log_id + 1
+        self._prev = log
+        log.append(T_LINK, link)  # a cut before it: the host reports a log without its link
         return log
+
+    def _link(self):
+        """(id, head) of the log made last, or None (a table's first log)."""
+        p = self._prev
+        if p is None or isinstance(p, tuple):
+            return p
+        return p.log_id, p.head()
 
     def open_log(self, log_id):
         """Open (check, repair a torn tail of) an existing log; records what it found."""
@@ -151,9 +178,16 @@ class LogStore:
             if log.repaired is not None or log.damaged is not None or log.head() != bytes(head):
                 raise LogError("head mismatch, log %d kept" % log_id)
         n = self._next
-        if n > self._saved:  # count first: the id outlives its file
-            b = bytearray(4)
+        link = self._link()
+        last = link is not None and link[0] == log_id  # the next log's link outlives it too
+        if n > self._saved or last:  # count first: the id outlives its file
+            b = bytearray(4 if link is None else 16)
             le.put_u32(b, 0, n)
+            if link is not None:
+                le.put_u32(b, 4, link[0])
+                b[8:16] = link[1]
             store.write(self._next_path(), b)
             self._saved = n
+            if last:
+                self._prev = link  # not the RecordLog: its file is going
         os.remove(p)

@@ -3,9 +3,11 @@
 One file per log (a hand log).  All integers little-endian.
 
 File header, 12 bytes:
-  off 0  4 B  magic b"MJL1"
+  off 0  4 B  magic b"MJL2" (format 2; b"MJL1", format 1, is still read)
   off 4  4 B  log id, u32
   off 8  4 B  CRC-32 of bytes 0..8
+Format 2 only says what the caller's first record is (table.logstore: the
+link to the log before); the records are as in format 1.
 
 Record, 18 + n bytes (n = payload length, 0..MAX_PAYLOAD):
   off 0    1 B  sync 0xA5
@@ -45,7 +47,7 @@ OVERHEAD = const(18)  # per record: 6 header + 4 CRC + 8 chain
 MAX_PAYLOAD = const(1024)
 CHAIN_BYTES = const(8)
 _SYNC = const(0xA5)
-_MAGIC = b"MJL1"
+_MAGIC = b"MJL2"  # written; "MJL1" logs (no link record) are read as well
 
 # verify() / damaged reasons
 OK = const(0)
@@ -178,7 +180,7 @@ class RecordLog:
         # The header is written whole (temp file + rename), so a short one is damage.
         if f.readinto(mv[:HEADER_BYTES]) != HEADER_BYTES:
             return BAD_FILE, 0, 0, size
-        if bytes(mv[:4]) != _MAGIC or crc32(mv[:8]) != u32(mv, 8):
+        if bytes(mv[:3]) != b"MJL" or mv[3] not in (0x31, 0x32) or crc32(mv[:8]) != u32(mv, 8):
             return BAD_FILE, 0, 0, size
         self.log_id = u32(mv, 4)
         chain = hashlib.sha256(mv[:HEADER_BYTES]).digest()[:CHAIN_BYTES]

@@ -4,10 +4,11 @@ Default path: $MJTABLE_ARCHIVE, else ~/.local/share/mjtable/archive.sqlite;
 every command that uses it takes `--archive PATH`.
 
 Tables:
-  logs      one row per (table id, log id, chain head): the file as pulled,
-            its seal status, the ruleset CRC of its hand. Inserting the same
-            log again changes nothing (idempotent); the same id with another
-            head (a table re-flashed, ids restarting) is a different row.
+  logs      one row per hand: the file as pulled, its chain head, its seal
+            status, the ruleset CRC of its hand. Inserting the same log again
+            changes nothing (idempotent); a copy pulled while the hand was in
+            play is replaced by the whole log (same row); the same id with
+            other bytes (a table re-flashed, ids restarting) is another row.
   rulesets  blobs by CRC, so a hand can be replayed under the rules it was
             played with.
   partial   bytes of a pull that was cut, per (table id, log id, total, crc),
@@ -113,21 +114,38 @@ class Archive:
     # --- logs ---
 
     def add_log(self, table_id: str, log_id: int, head: bytes, data: bytes, seal: str,
-                rules_crc: str | None) -> tuple[int, bool]:
-        """(row id, True if new). Idempotent on (table, log, head)."""
+                rules_crc: str | None) -> tuple[int, str]:
+        """(row id, what happened): "new"; "same" (this copy, or a longer one,
+        is archived); "grown": a copy pulled earlier while its hand was in
+        play (a prefix of these bytes: a log only grows) is replaced by this
+        one, under the same row id, so each hand is one row; "reused": the
+        archive holds another log under this table and log id (a new row)."""
         with self.db:
-            cur = self.db.execute(
-                "INSERT OR IGNORE INTO logs (table_id, log_id, head, size, data, seal,"
-                " rules_crc, pulled_at) VALUES (?,?,?,?,?,?,?,?)",
-                (table_id, log_id, head.hex(), len(data), data, seal, rules_crc,
-                 int(time.time())))
-            new = cur.rowcount == 1
-            row = self.db.execute(
-                "SELECT id FROM logs WHERE table_id=? AND log_id=? AND head=?",
-                (table_id, log_id, head.hex())).fetchone()
+            status = "new"
+            for row, old in self.db.execute(
+                    "SELECT id, data FROM logs WHERE table_id=? AND log_id=? ORDER BY id",
+                    (table_id, log_id)).fetchall():
+                if bytes(old).startswith(data):
+                    status = "same"
+                    break
+                if data.startswith(bytes(old)):
+                    self.db.execute(
+                        "UPDATE logs SET head=?, size=?, data=?, seal=?, rules_crc=?,"
+                        " pulled_at=? WHERE id=?", (head.hex(), len(data), data, seal,
+                                                   rules_crc, int(time.time()), row))
+                    status = "grown"
+                    break
+                status = "reused"
+            else:
+                cur = self.db.execute(
+                    "INSERT INTO logs (table_id, log_id, head, size, data, seal,"
+                    " rules_crc, pulled_at) VALUES (?,?,?,?,?,?,?,?)",
+                    (table_id, log_id, head.hex(), len(data), data, seal, rules_crc,
+                     int(time.time())))
+                row = cur.lastrowid
             self.db.execute("DELETE FROM partial WHERE table_id=? AND log_id=?",
                             (table_id, log_id))
-        return row[0], new
+        return row, status
 
     def has_log(self, table_id: str, log_id: int, head: bytes | None = None) -> bool:
         if head is None:

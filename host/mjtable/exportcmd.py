@@ -88,8 +88,29 @@ def summarise(ar, row: int) -> dict:
     elif table != list(g.delta):
         diffs.append("points differ: table %s, engine %s" % (table, list(g.delta)))
     return {"table": h.table_id, "log": h.log_id, "rules": h.rs.name, "seal": h.seal,
-            "points": table if table is not None else list(g.delta), "wins": wins,
-            "payments": pays, "checked": not diffs, "differences": diffs}
+            "points": table, "wins": wins,  # None: no result (in play, or cut short)
+            "payments": pays, "checked": not diffs, "differences": diffs,
+            "head": h.log.head, "follows": h.log.follows()}
+
+
+def mark_gaps(hs) -> list:
+    """Set each hand's "chain": "ok", "-" (a format 1 log, no link) or the
+    log missing before it: its link names a log (id and final head) that is
+    not among the hands, whole. Returns the texts of the gaps: where they
+    are, the match is incomplete."""
+    have = {(h["table"], h["log"], h["head"]) for h in hs}
+    gaps = []
+    for h in hs:
+        f = h["follows"]
+        if f is None:
+            h["chain"] = "-"
+        elif f[0] == 0 or (h["table"], f[0], f[1]) in have:
+            h["chain"] = "ok"
+        else:
+            h["chain"] = "log %d missing before it" % f[0]
+            gaps.append("table %s: log %d is missing (log %d follows it)"
+                        % (h["table"], f[0], h["log"]))
+    return gaps
 
 
 def standings(hs) -> list:
@@ -97,7 +118,7 @@ def standings(hs) -> list:
     tot: dict = {}
     n: dict = {}
     for h in hs:
-        for s, p in enumerate(h["points"]):
+        for s, p in enumerate(h["points"] or ()):  # a hand with no result counts nothing
             who = "%s/%s" % (h["table"], hands.SEAT_NAMES[s])
             tot[who] = tot.get(who, 0) + p
             n[who] = n.get(who, 0) + 1
@@ -109,11 +130,12 @@ def to_csv(hs) -> str:
     f = io.StringIO()
     w = csv.writer(f)
     w.writerow(["table", "log", "rules", "seal", "East", "South", "West", "North",
-                "wins", "checked"])
+                "wins", "chain", "checked"])
     for h in hs:
-        pts = list(h["points"]) + [""] * (4 - len(h["points"]))
+        pts = list(h["points"] or ()) + [""] * (4 - len(h["points"] or ()))
         w.writerow([h["table"], h["log"], h["rules"], h["seal"], *pts[:4],
-                    "; ".join(h["wins"]), "yes" if h["checked"] else "DIFFERS"])
+                    "; ".join(h["wins"]), h.get("chain", "-"),
+                    "yes" if h["checked"] else "DIFFERS"])
     return f.getvalue()
 
 
@@ -127,10 +149,13 @@ def _pts(v) -> str:
     return '<td class="n%s">%+d</td>' % (" neg" if v < 0 else "", v)
 
 
-def to_html(hs, title: str) -> str:
+def to_html(hs, title: str, gaps=()) -> str:
     e = html.escape
     out = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>%s</title>"
            "<style>%s</style></head><body><h1>%s</h1>" % (e(title), _CSS, e(title))]
+    if gaps:
+        out.append("<p class='bad'>INCOMPLETE: hands are missing, the standings leave them "
+                   "out</p>" + "".join("<div class='bad'>%s</div>" % e(g) for g in gaps))
     out.append("<h2>Standings</h2><table><tr><th>#</th><th>player (table/seat)</th>"
                "<th>points</th><th>hands</th></tr>")
     for place, who, total, n in standings(hs):
@@ -140,12 +165,15 @@ def to_html(hs, title: str) -> str:
                "<th>seal</th><th>East</th><th>South</th><th>West</th><th>North</th>"
                "<th>breakdown</th></tr>")
     for h in hs:
-        cells = "".join(_pts(v) for v in h["points"])
+        cells = ("".join(_pts(v) for v in h["points"]) if h["points"] is not None
+                 else "<td colspan='4' class='bad'>no result</td>")
         body = "".join("<div>%s</div>" % e(w) for w in h["wins"]) or "<div>no win</div>"
         body += "<details><summary>%d payment(s)</summary>%s</details>" % (
             len(h["payments"]), "".join("<div>%s</div>" % e(p) for p in h["payments"]))
         if not h["checked"]:
             body += "".join("<div class='bad'>%s</div>" % e(d) for d in h["differences"])
+        if h.get("chain", "-") not in ("ok", "-"):
+            body += "<div class='bad'>%s</div>" % e(h["chain"])
         seal = h["seal"] if h["seal"] == "valid" else "<span class='bad'>%s</span>" % e(h["seal"])
         out.append("<tr><td>%s</td><td>%d</td><td>%s</td><td>%s</td>%s<td>%s</td></tr>"
                    % (e(h["table"]), h["log"], e(h["rules"]), seal, cells, body))
@@ -161,13 +189,16 @@ def export(args):
     for p in outs:  # both can be written, and neither is an archive, before either is
         check_target(p, archives)
     hs = collect(archives)
+    gaps = mark_gaps(hs)
     if args.csv:
         write_file(args.csv, to_csv(hs), archives)
     if args.html:
-        write_file(args.html, to_html(hs, args.title), archives)
+        write_file(args.html, to_html(hs, args.title, gaps), archives)
     st = standings(hs)
     print("%d hand(s) from %d table(s) exported to %s" % (
         len(hs), len({h["table"] for h in hs}), " and ".join(outs)))
+    for g in gaps:
+        print("INCOMPLETE: " + g)
     if st:
         print("leader: %s %+d" % (st[0][1], st[0][2]))
     return 0

@@ -1,7 +1,8 @@
 """Host-side reading and checking of a table's hand-log file, written apart from
 the firmware's table/recordlog.py from the format in docs/storage.md:
 
-    file header 12: b"MJL1" | log id u32 | CRC-32 of the first 8 bytes
+    file header 12: b"MJL2" | log id u32 | CRC-32 of the first 8 bytes
+                    (format 2; b"MJL1" logs, format 1, have no link record)
     record 18 + n:  0xA5 | type u8 | n u16 | n ^ 0xFFFF u16 | payload n
                     | CRC-32 of the 6 + n bytes before | chain[8]
     chain = SHA-256(previous chain || record bytes before the chain)[:8],
@@ -11,6 +12,9 @@ Seal (firmware table/hostcmds.py): the last record, type T_SEAL, holds
 HMAC-SHA256(key, b"MJSEAL1" || table id[8] || log id u32 LE || chain before it).
 Record types (firmware table/controller.py): T_HEAD the sichuan.handlog header,
 T_ACT one action and its payments, T_ALERT, T_END each seat's points (i16 LE).
+Format 2: the first record is T_LINK (firmware table/logstore.py), the id
+(u32 LE) and final chain head (8 bytes) of the log the table made before
+this one (0 and zeros: the table's first), under the seal with the rest.
 """
 
 from __future__ import annotations
@@ -21,11 +25,11 @@ import struct
 import zlib
 from dataclasses import dataclass, field
 
-MAGIC = b"MJL1"
+MAGICS = {b"MJL1": 1, b"MJL2": 2}  # the file format each magic names
 HEADER = 12
 OVERHEAD = 18
 MAX_PAYLOAD = 1024
-T_HEAD, T_ACT, T_ALERT, T_END = 1, 2, 3, 4
+T_HEAD, T_ACT, T_ALERT, T_END, T_LINK = 1, 2, 3, 4, 5
 T_SEAL = 0xFE
 SEAL_TAG = b"MJSEAL1"
 
@@ -40,6 +44,7 @@ class HandLogFile:
     records: list = field(default_factory=list)  # (type, payload)
     heads: list = field(default_factory=list)  # chain after each record
     head0: bytes = b""  # chain before the first record
+    version: int = 1  # the file format (MAGICS)
 
     @property
     def head(self) -> bytes:
@@ -51,6 +56,14 @@ class HandLogFile:
             before = self.heads[-2] if len(self.heads) > 1 else self.head0
             return self.records[-1][1], before
         return None
+
+    def follows(self):
+        """(log id, chain head) of the log the table made before this one
+        (id 0: none), from the link record; None in a format 1 log."""
+        if self.version < 2 or not self.records:
+            return None
+        p = self.records[0][1]
+        return struct.unpack_from("<I", p)[0], bytes(p[4:12])
 
     def handlog(self) -> bytes:
         """The engine's hand-log bytes: the T_HEAD and T_ACT payloads in order."""
@@ -67,12 +80,12 @@ class HandLogFile:
 def parse(data: bytes) -> HandLogFile:
     """Check every byte of a log file; LogDamaged names the first bad record."""
     data = bytes(data)
-    if len(data) < HEADER or data[:4] != MAGIC:
+    if len(data) < HEADER or data[:4] not in MAGICS:
         raise LogDamaged("not a hand log file (bad magic)")
     if zlib.crc32(data[:8]) != struct.unpack_from("<I", data, 8)[0]:
         raise LogDamaged("file header CRC mismatch")
     (log_id,) = struct.unpack_from("<I", data, 4)
-    out = HandLogFile(log_id)
+    out = HandLogFile(log_id, version=MAGICS[data[:4]])
     chain = hashlib.sha256(data[:HEADER]).digest()[:8]
     out.head0 = chain
     pos = HEADER
@@ -100,6 +113,10 @@ def parse(data: bytes) -> HandLogFile:
     for j, (t, _) in enumerate(out.records[:-1]):
         if t == T_SEAL:
             raise LogDamaged("record %d: a seal before the end of the log" % j)
+    # (no record at all: a cut just after the file was made, nothing logged)
+    if out.version >= 2 and out.records and (out.records[0][0] != T_LINK
+                                             or len(out.records[0][1]) != 12):
+        raise LogDamaged("record 0: not the link to the log before (format 2)")
     return out
 
 

@@ -86,9 +86,10 @@ def list_(args):
         return 0
     link = findport.connect(args)
     logs = table_logs(link)
+    playing = link.info().get("hand", "-1")
     print("table %s: %d log(s) waiting" % (link.table_id.hex(), len(logs)))
     for lid, size in logs:
-        print("  log %-6d %7d bytes" % (lid, size))
+        print("  log %-6d %7d bytes%s" % (lid, size, "  (hand in play)" * (str(lid) == playing)))
     return 0
 
 
@@ -155,6 +156,35 @@ def pull_object(link: L.Link, kind: int, idx: int, start: bytes = b"", progress=
     if progress:
         progress(len(out), total)
     if len(out) != total or zlib.crc32(out) != crc:
+        raise L.LinkError(15, msg="log CRC mismatch after the pull")
+    return bytes(out)
+
+
+def pull_growing(link: L.Link, lid: int, start: bytes = b"", progress=None,
+                 save=None) -> bytes:
+    """A log that may still grow (the hand in play, or the newest log, whose
+    hand may have begun meanwhile): one chunk at a time from the end of what
+    has arrived, each reply's (size, CRC) taking over from the last. The
+    bytes that arrived stay the log's (a log only grows), so the pull ends
+    once it holds all the table had at the last reply, whose CRC covers them
+    whole: a copy of the log as it stood then, never a cut."""
+    chunk = link.max_payload - 9
+    out = bytearray(start)
+    total, crc = -1, 0
+    try:
+        while len(out) != total:
+            data = link.request(L.CMD_GET, L.get_request(L.OBJ_LOG, lid, len(out), chunk))
+            total, crc = struct.unpack_from("<II", data)
+            out += data[8:]
+            if len(out) > total:
+                raise L.LinkError(15, msg="log %d shrank during the pull" % lid)
+            if progress:
+                progress(len(out), total)
+    except BaseException:
+        if save and out:
+            save(total, crc, bytes(out))
+        raise
+    if zlib.crc32(out) != crc:
         raise L.LinkError(15, msg="log CRC mismatch after the pull")
     return bytes(out)
 
@@ -245,15 +275,19 @@ def pull(args):
     except (L.LinkError, BadInput):
         pass
     logs = table_logs(link)
+    # after LOGS: a hand begun since is not in the list, one ended since is whole
+    playing = link.info().get("hand", "")  # -1: between hands; none: an older firmware
+    in_play = int(playing) if playing.lstrip("-").isdigit() else -2
     newest = logs[-1][0] if logs else -1
-    st = {"pulled": 0, "new": 0, "acked": 0, "bad": []}
+    st = new_tally()
 
     def save(lid, total, crc, data):
         ar.save_partial(tid, lid, total, crc, data)
 
     # logs without a partial copy (and not the newest, which may still grow):
     # pipelined across logs; the others one by one, resuming
-    batch = [(lid, size) for lid, size in logs if lid != newest and not ar.partial(tid, lid)]
+    batch = [(lid, size) for lid, size in logs
+             if lid not in (newest, in_play) and not ar.partial(tid, lid)]
     alone = [lid for lid, _ in logs if lid not in dict(batch)]
     if batch:
         bar = Bar("%d logs" % len(batch), args.quiet)
@@ -272,14 +306,25 @@ def pull(args):
         for lid, data in got:
             _take(args, ar, link, lid, unwhiten(data), False, st)
     for lid in alone:
+        # in play: the table says so (INFO hand=); a firmware that does not
+        # say (in_play -2): the newest log, if its pull finds it unsealed
+        playing = lid == in_play or (in_play == -2 and lid == newest)
+        if lid == in_play and not args.all:
+            print("log %d: hand in play, left for a later pull" % lid)
+            continue
         start = ar.partial(tid, lid)
         bar = Bar("log %d" % lid, args.quiet)
 
         def save1(total, crc, data, lid=lid):
             ar.save_partial(tid, lid, total, crc, data)
 
+        def get(start, lid=lid, bar=bar):
+            if lid in (newest, in_play):  # may grow while it is read
+                return pull_growing(link, lid, start, bar, save1)
+            return pull_object(link, L.OBJ_LOG, lid, start, bar, save1)
+
         try:
-            data = pull_object(link, L.OBJ_LOG, lid, start, bar, save1)
+            data = get(start)
         except L.LinkError as e:
             bar.end()
             # The partial copy was of another version (E_CHECK), or of an
@@ -288,17 +333,52 @@ def pull(args):
             if start and e.status in (9, 15):
                 ar.save_partial(tid, lid, 0, 0, b"")
                 start = b""
-                data = pull_object(link, L.OBJ_LOG, lid, start, bar, save1)
+                data = get(start)
             else:
                 raise BadInput("log %d: pull cut (%s); run `mjtable logs pull` again to "
                                "resume" % (lid, e)) from None
         bar.end()
         if start:
             print("log %d: resumed at byte %d" % (lid, len(start)))
-        _take(args, ar, link, lid, unwhiten(data), lid == newest, st)
-    print("table %s: %d log(s) pulled, %d new, %d acknowledged, %d damaged; archive %s"
-          % (tid, st["pulled"], st["new"], st["acked"], len(st["bad"]), ar.path))
-    return 1 if st["bad"] else 0
+        _take(args, ar, link, lid, unwhiten(data), playing, st)
+    chain = st["chain"] + chain_problems(ar, tid, {lid for lid, _ in logs}, st["taken"])
+    for c in chain:
+        print("log chain: " + c)
+    print("table %s: %d log(s) pulled, %d new, %d acknowledged, %d damaged%s; archive %s"
+          % (tid, st["pulled"], st["new"], st["acked"], len(st["bad"]),
+             ", %d chain problem(s)" % len(chain) if chain else "", ar.path))
+    return 1 if st["bad"] or chain else 0
+
+
+def chain_problems(ar, tid: str, on_table: set, taken: list) -> list:
+    """What the link records of the logs just archived say is missing: each
+    format 2 log names the log the table made before it (id, final head),
+    which must be on the table still or in the archive, whole."""
+    out = []
+    for lid, log in taken:
+        f = log.follows()
+        if f is None or f[0] == 0:  # a format 1 log; the table's first
+            continue
+        pid, head = f
+        if pid >= lid:
+            out.append("log %d follows log %d: the table's ids went back (flash reformatted?)"
+                       % (lid, pid))
+        elif pid in on_table or ar.has_log(tid, pid, head):
+            continue
+        elif ar.has_log(tid, pid):
+            out.append("log %d follows a log %d that is not the one in the archive (that "
+                       "copy was pulled while its hand was in play and the log is gone, or "
+                       "the id was used twice)" % (lid, pid))
+        else:
+            out.append("GAP: log %d, which log %d follows, is neither on the table nor in the "
+                       "archive: deleted before the host took it" % (pid, lid))
+    return out
+
+
+def new_tally() -> dict:
+    """What a pull counts: logs pulled, new rows, acks, damaged ids, chain
+    problems found while archiving, and (id, parsed log) of each archived."""
+    return {"pulled": 0, "new": 0, "acked": 0, "bad": [], "chain": [], "taken": []}
 
 
 def _take(args, ar, link, lid, data, newest, st):
@@ -322,18 +402,28 @@ def _take(args, ar, link, lid, data, newest, st):
     if seal == "unsealed" and newest and not args.all:
         print("log %d: hand in play, left for a later pull" % lid)
         return
-    row, is_new = ar.add_log(tid, lid, log.head, data, seal, _rules_crc(log))
+    row, how = ar.add_log(tid, lid, log.head, data, seal, _rules_crc(log))
     st["pulled"] += 1
-    st["new"] += is_new
-    state = "archived as hand %d" % row if is_new else "already archived (hand %d)" % row
+    st["new"] += how != "same"
+    state = {"new": "archived as hand %d", "same": "already archived (hand %d)",
+             "grown": "archived as hand %d (replacing the shorter copy pulled in play)",
+             "reused": "archived as hand %d"}[how] % row
+    if seal == "unsealed" and newest:
+        state += ", in play when pulled (no result yet)"
     print("log %d: %d records, seal %s, %s" % (lid, len(log.records), seal, state))
+    if how != "same":
+        st["taken"].append((lid, log))
+    if how == "reused":
+        st["chain"].append("log %d: REUSED ID: the archive holds another log %d of this "
+                           "table (the table's flash reformatted, or the log replaced)"
+                           % (lid, lid))
     if seal == "unsealed" and link.key is not None and not args.accept_unsealed:
         # A keyed table seals every hand it ends, so an unsealed log is a hand
         # cut short (power cut, failed write: the table's INFO says repaired=
         # or damaged=), one played before the key, or a sealed log cut on the
         # flash: the table keeps it until someone has looked.
         if newest:
-            print("log %d: hand in play, archived as it stands, left on the table" % lid)
+            print("log %d: hand in play, left on the table" % lid)
             return
         st["bad"].append(lid)
         print("log %d: UNSEALED on a table with a key: kept on the table; once checked, "

@@ -2,8 +2,10 @@
 
 The table sends each hand-log record it writes as an event (table/hostcmds.py:
 EV_GAME, record type + payload); the monitor runs them through the rules core
-and prints each action, the payments, and every seat's rack, melds and
-discards. Joining mid-hand, it waits for the next hand to begin.
+and prints each action with its tile (`South peng 5p from East`), each win
+(自摸 or 胡 on whose discard), the payments, alerts by name, and every seat's
+rack, melds and discards. Started mid-hand, it first reads the log of the
+hand in play (INFO `hand`) and catches up from it, then goes on live.
 
     mjtable monitor [--port P] [--hands N] [--brief]
 Runs until Ctrl-C, or until N hands have ended.
@@ -15,16 +17,17 @@ import struct
 import time
 
 from sichuan import game as G
-from sichuan import handlog
+from sichuan import handlog, tiles
 from sichuan.settle import EV_PAY, EV_WIN
 
-from . import BadInput, findport, hands
+from . import BadInput, findport, hands, logfmt, names
 from . import link as L
 from .replaycmd import state_lines
 from .tablecmd import CMD_WATCH
 
 EV_GAME = 0x40
 T_HEAD, T_ACT, T_ALERT, T_END = 1, 2, 3, 4
+STREAMED = (T_HEAD, T_ACT, T_ALERT, T_END)  # the records the table also sends as events
 
 
 def add_parsers(sub):
@@ -35,8 +38,46 @@ def add_parsers(sub):
     p.set_defaults(func=monitor)
 
 
+def _seat(s: int) -> str:
+    return hands.SEAT_NAMES[s] if 0 <= s < len(hands.SEAT_NAMES) else "seat%d" % s
+
+
+def action_text(g, a) -> str:
+    """One action as the monitor prints it, from the game before it: a claim
+    names the tile claimed and its discarder (`South peng 5p from East`), a
+    胡 whether it is on a discard or 自摸."""
+    kind, seat, _arg, _t = a
+    if kind in (G.PENG, G.ZHIGANG, G.HU, G.PASS) and G.claim_open(g.phase) and g.pend >= 0:
+        what = "%s %s" % (_seat(seat), names.ACTION_NAMES[kind])
+        if kind == G.PASS:
+            return "%s on %s's %s" % (what, _seat(g.pseat), tiles.name(g.pend))
+        rob = " (抢杠胡)" if kind == G.HU and g.phase == G.PH_ROB else ""
+        return "%s %s from %s%s" % (what, tiles.name(g.pend), _seat(g.pseat), rob)
+    if kind == G.HU:
+        t = " " + tiles.name(g.drawn) if g.drawn >= 0 else ""
+        return "%s hu%s (自摸)" % (_seat(seat), t)
+    return hands.fmt_action(a)
+
+
+def win_text(e) -> str:
+    """An EV_WIN event: (EV_WIN, seat, fan, flags, from seat or -1, face)."""
+    how = "自摸" if e[4] < 0 else "胡 on %s's discard" % _seat(e[4])
+    return "win: %s %s %s, fan %d" % (_seat(e[1]), how, tiles.name(e[5]), e[2])
+
+
+def alert_text(data: bytes) -> str:
+    """A T_ALERT record: seat, alert code, engine reason, t u32."""
+    seat, code, reason = data[0], data[1], data[2]
+    name = names.ALERT_NAMES[code] if code < len(names.ALERT_NAMES) else "alert %d" % code
+    why = ""
+    if reason and reason < len(names.REASONS):
+        why = " (%s)" % names.REASONS[reason]
+    return "alert: %s: %s%s" % (_seat(seat), name, why)
+
+
 class View:
-    """Hand state rebuilt from the event stream."""
+    """Hand state rebuilt from the event stream (or from the log of the hand
+    in play, to catch up)."""
 
     def __init__(self, link, out=print, brief=False):
         self.link = link
@@ -48,47 +89,112 @@ class View:
         self.ended = 0
 
     def _rules(self, crc):
-        if self.rs is None or self.rs.crc() != crc:
-            from .tablecmd import pull_rules
+        """The ruleset with this CRC: the table's stored one, else (a ruleset
+        pushed mid-match waits for the next) the archive's or a preset."""
+        if self.rs is not None and self.rs.crc() == crc:
+            return True
+        from .tablecmd import pull_rules
 
-            self.rs = pull_rules(self.link)[0]
+        self.rs = pull_rules(self.link)[0]
+        if self.rs.crc() != crc:
+            from . import archive
+
+            try:
+                ar = archive.Archive(create=False)
+                rs = hands.ruleset_of(ar, crc)
+                ar.close()
+            except BadInput:
+                from sichuan import presets
+
+                rs = next((presets.get(n) for n in presets.names()
+                           if presets.get(n).crc() == crc), None)
+            if rs is not None:
+                self.rs = rs
         return self.rs.crc() == crc
 
     def event(self, payload: bytes) -> None:
-        if not payload:
-            return
-        t, data = payload[0], payload[1:]
+        if payload:
+            self.record(payload[0], payload[1:])
+
+    def record(self, t: int, data: bytes, live: bool = True) -> None:
+        """One hand-log record; live False while catching up (no rack lines)."""
         if t == T_HEAD:
             head, _ = handlog.decode(data)
             if not self._rules(head[0]):
-                self.out("new hand under a ruleset the table no longer has: not shown")
+                self.out("new hand under ruleset CRC %08X, which neither the table nor the "
+                         "archive holds: not shown" % head[0])
                 self.game = None
                 return
             self.head = data
             self.game = G.Game(self.rs, head[2], head[3])
-            self.out("=== new hand: %s, dealer %s" % (self.rs.name, hands.SEAT_NAMES[head[2]]))
+            self.out("=== new hand: %s, dealer %s" % (self.rs.name, _seat(head[2])))
         elif t == T_ACT and self.game is not None:
             _, recs = handlog.decode(self.head + data)
             for r in recs:
                 if r[0] != handlog.REC_ACTION:
                     continue
+                text = action_text(self.game, r[1])
                 evs = self.game.apply(r[1])
-                self.out("%s" % hands.fmt_action(r[1]))
+                self.out(text)
                 for e in evs:
                     if e[0] == EV_WIN:
-                        self.out("  win: %s, fan %d" % (hands.SEAT_NAMES[e[1]], e[2]))
+                        self.out("  " + win_text(e))
                     elif e[0] == EV_PAY:
                         self.out("  " + hands.fmt_pay(e))
-                if not self.brief and r[1][0] != G.DEAL:
+                if live and not self.brief and r[1][0] != G.DEAL:
                     self.out("\n".join(state_lines(self.game)))
         elif t == T_ALERT and len(data) >= 3:
-            self.out("  alert: seat %d code %d reason %d" % (data[0], data[1], data[2]))
+            self.out("  " + alert_text(data))
         elif t == T_END and self.game is not None:
             pts = struct.unpack("<%dh" % (len(data) // 2), data)
-            self.out("=== hand over: " + "  ".join("%s %+d" % (hands.SEAT_NAMES[s], p)
+            self.out("=== hand over: " + "  ".join("%s %+d" % (_seat(s), p)
                                                  for s, p in enumerate(pts)))
             self.game = None
             self.ended += 1
+
+    def catch_up(self, lid: int, recs: list) -> None:
+        """The records of the hand in play so far, from its log."""
+        self.out("=== hand in play (log %d): caught up from its log" % lid)
+        for t, data in recs:
+            self.record(t, data, live=False)
+        if self.game is not None and not self.brief:
+            self.out("\n".join(state_lines(self.game)))
+        self.out("=== live")
+
+
+def overlap(recs: list, events: list) -> int:
+    """How many of `events` (the stream since WATCH began, oldest first) the
+    log `recs` already holds: the stream runs on from the log's last record,
+    so the events up to the one that ends the longest run matching the log's
+    tail are skipped. 0 when none does (all arrived after the log was read)."""
+    if not recs:
+        return 0
+    for i, ev in enumerate(events):
+        if ev != recs[-1]:
+            continue
+        k = min(i + 1, len(recs))
+        if events[i + 1 - k:i + 1] == recs[len(recs) - k:]:
+            return i + 1
+    return 0
+
+
+def _in_play(link, view) -> int:
+    """Catch up on the hand in play (its log, read as it grows); returns how
+    many events already queued that log holds."""
+    from .logscmd import pull_growing, unwhiten
+
+    lid = link.info().get("hand", "-1")
+    if not lid.isdigit():
+        return 0
+    try:
+        log = logfmt.parse(unwhiten(pull_growing(link, int(lid))))
+    except (L.LinkError, logfmt.LogDamaged) as e:
+        view.out("hand in play (log %s) not read: %s; shown from the next hand" % (lid, e))
+        return len(link.events)
+    recs = [(t, bytes(p)) for t, p in log.records if t in STREAMED]
+    view.catch_up(int(lid), recs)
+    queued = [(p[0], bytes(p[1:])) for k, _s, p in link.events if k == EV_GAME and p]
+    return overlap(recs, queued)
 
 
 def monitor(args):
@@ -100,10 +206,14 @@ def monitor(args):
     view = View(link, lambda s: print(s, flush=True), args.brief)
     print("watching table %s (Ctrl-C to stop)" % link.table_id.hex(), flush=True)
     try:
+        skip = _in_play(link, view)
         while not args.hands or view.ended < args.hands:
             while link.events:
                 kind, _seq, payload = link.events.popleft()
                 if kind == EV_GAME:
+                    if skip:
+                        skip -= 1
+                        continue
                     view.event(payload)
             got = link.read_frame(time.monotonic() + 1.0)
             if got is not None and got[0] == (EV_GAME | L.REPLY):

@@ -56,3 +56,9 @@ REASON_KEYS = (
     "MUST_WIN", "BAD_SUIT", "HAS_LEFT", "BUGANG_LATE", "VOID_TILE", "BAD_ACTION",
     "HAND_OVER", "XIAOHU", "NOT_READY", "WILD_TILE",
 )
+
+
+# table.alerts codes (the firmware's own NAMES; tests/host/test_names.py checks
+# they are the same): what a seat's display shows, by name.
+ALERT_NAMES = ("none", "void-suit discard", "out of turn", "unknown tag", "tile in two places",
+               "fifth copy", "wrong tile count", "claim refused", "flash full", "reader fault")

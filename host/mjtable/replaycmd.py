@@ -63,8 +63,14 @@ def replay(args):
             input()
 
     g, diffs = hands.run(h, each)
-    print("end: %s" % "  ".join("%s %+d" % (hands.SEAT_NAMES[s], g.delta[s])
-                                 for s in range(g.np)))
+    table = h.log.end_points()
+    if table is None:  # no result to print: the log holds none
+        print("no result: the log ends before the hand did (in play when pulled, or cut short)")
+    elif not diffs or table == list(g.delta):
+        print("end: %s" % "  ".join("%s %+d" % (hands.SEAT_NAMES[s], table[s])
+                                     for s in range(len(table))))
+    if table is not None and table != list(g.delta):
+        diffs.append("points: table recorded %s, engine gives %s" % (table, list(g.delta)))
     for d in diffs:
         print("DIFFERENCE: " + d)
     return 1 if diffs else 0

@@ -6,7 +6,7 @@
     mjtable rules pull [-o OUT.bin] [--port P]
     mjtable key set [HEX|--new]     while the key button was held at boot
     mjtable clock set [--port P]    the host's clock to the table
-    mjtable match start|end [--port P]
+    mjtable match start|end [--port P] [--wait S]
 Changing anything needs the table key (see mjtable.findport).
 """
 
@@ -51,9 +51,17 @@ def add_parsers(sub):
     findport.add_arguments(cs)
     cs.set_defaults(func=clock_set)
 
-    m = sub.add_parser("match", help="start or end a match at the table")
-    m.add_argument("op", choices=("start", "end"))
+    m = sub.add_parser(
+        "match", help="start or end a match at the table",
+        description="start: begin a new match under the table's stored ruleset (the "
+                    "last one pushed), the hands and totals counted afresh. end: end the "
+                    "match under way (no hand begins until the next start). Neither is "
+                    "taken while a hand is in play: --wait waits for it to end.")
+    m.add_argument("op", choices=("start", "end"), metavar="start|end",
+                   help="start a new match, or end the one under way")
     findport.add_arguments(m)
+    m.add_argument("--wait", type=float, default=0.0, metavar="S",
+                   help="seconds to wait for a hand in play to end (default 0: refuse at once)")
     m.set_defaults(func=match)
 
 
@@ -79,7 +87,7 @@ def _fail(e: L.LinkError, what: str, link: L.Link | None = None):
         except L.LinkError:
             pass
     names = {6: "the key is wrong", 12: "the table has no key yet",
-             8: "the table is busy (a hand is in play)"}
+             8: "the table is busy (a hand is in play; --wait S waits for its end)"}
     text = why or names.get(e.status, str(e))
     raise BadInput("%s refused by the table: %s" % (what, text)) from None
 
@@ -99,7 +107,7 @@ def info(args):
     d["table_id"] = link.table_id.hex()
     d["key_button"] = "1" if link.flags & 2 else "0"
     if args.json:
-        print(json.dumps(d, indent=2, sort_keys=True))
+        print(json.dumps(info_json(d), indent=2, sort_keys=True))
         return 0
     clock = int(d.get("clock", "0"))
     when = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(clock))
@@ -108,7 +116,7 @@ def info(args):
         ("firmware", d.get("fw", "?") + (" (commit %s)" % d["commit"] if "commit" in d else "")),
         ("micropython", d.get("mpy", "?")),
         ("protocol", d.get("proto", "?")),
-        ("ruleset", "%s (CRC %s)" % (d.get("rules", "?"), d.get("rules_crc", "?").upper())),
+        *ruleset_rows(d),
         ("free flash", "%s bytes" % d.get("free", "?")),
         ("logs waiting", d.get("logs", "?")),
         ("clock", when + ("" if d.get("clock_set") == "1" else "  (never set)")),
@@ -118,6 +126,8 @@ def info(args):
         rows.append(("usb", USB_STATES.get(d["usb"], d["usb"])))
     if d.get("shadowed"):
         rows.append(("ignored", d["shadowed"] + "  (an old deploy's files: the image's own run)"))
+    if d.get("hand", "-1").isdigit():
+        rows.append(("hand in play", "log %s" % d["hand"]))
     if d.get("refused"):
         rows.append(("last refusal", d["refused"]))
     # what the table's boot found: log id:bytes cut off a torn tail, log id:reason
@@ -148,6 +158,51 @@ def chip_names(mask_hex: str) -> list:
             if m >> b & 1]
 
 
+# INFO values that are counts or flags (the rest are text: names, hex CRCs, lists)
+_NUMBERS = ("proto", "free", "logs", "clock", "clock_set", "key", "watch", "key_button",
+            "hand", "left", "crashes")
+
+
+def info_json(d: dict) -> dict:
+    """INFO as JSON: counts and flags as numbers, `play` null when no match is
+    under way."""
+    out: dict = dict(d)
+    for k in _NUMBERS:
+        v = out.get(k)
+        if isinstance(v, str) and v.lstrip("-").isdigit():
+            out[k] = int(v)
+    if out.get("play") == "":
+        out["play"] = None
+    return out
+
+
+def ruleset_rows(d: dict) -> list:
+    """`info`'s lines on the rules: the stored ruleset (the next match's) and,
+    where it differs, the one the match under way plays to its end."""
+    stored = "%s (CRC %s)" % (d.get("rules", "?"), d.get("rules_crc", "?").upper())
+    if "play" not in d:  # a firmware that does not say
+        return [("ruleset", stored)]
+    if not d["play"]:
+        return [("ruleset", stored + ": no match under way; the next match plays it")]
+    left = "%s hand(s) left in the match" % d.get("left", "?")
+    if d.get("play_crc", "").lower() == d.get("rules_crc", "").lower():
+        return [("ruleset", "%s, in play: %s" % (stored, left))]
+    return [("in play", "%s (CRC %s): %s" % (d["play"], d.get("play_crc", "?").upper(), left)),
+            ("waiting", stored + ": from the next match")]
+
+
+def takes_effect(d: dict, rs) -> tuple:
+    """(word, when) for a ruleset just stored, from the table's INFO `d`: the
+    match under way keeps its rules to its end."""
+    crc = "%08x" % rs.crc()
+    play = d.get("play")
+    if play and d.get("play_crc", "").lower() == crc:
+        return "active", "in play"
+    if play and d.get("left", "0") != "0":
+        return "stored", "from the next match; %s hand(s) left under %s" % (d["left"], play)
+    return "active", "the next match plays it"
+
+
 def _retry_busy(fn, wait: float):
     deadline = time.monotonic() + wait
     said = False
@@ -160,7 +215,7 @@ def _retry_busy(fn, wait: float):
             if not said:
                 print("waiting for the hand in play to end ...", file=sys.stderr)
                 said = True
-            time.sleep(0.5)
+            time.sleep(0.1)  # the table is cleared between hands: a short window
 
 
 def push_rules(link: L.Link, rs, wait: float = 60.0) -> None:
@@ -184,8 +239,9 @@ def rules_push(args):
     if d.get("rules_crc", "").lower() != "%08x" % rs.crc():
         raise BadInput("the table took the ruleset but reports CRC %s" % d.get("rules_crc"))
     _remember(rs)
-    print("table %s: ruleset %s active (CRC %08X, %d bytes)"
-          % (link.table_id.hex(), rs.name, rs.crc(), len(blob_of(rs))))
+    word, when = takes_effect(d, rs)
+    print("table %s: ruleset %s %s (CRC %08X, %d bytes): %s"
+          % (link.table_id.hex(), rs.name, word, rs.crc(), len(blob_of(rs)), when))
     return 0
 
 
@@ -266,7 +322,7 @@ def match(args):
     link = findport.connect(args, need_key=True)
     op = MATCH_START if args.op == "start" else MATCH_END
     try:
-        link.request(CMD_MATCH, bytes([op]), auth=AUTH)
+        _retry_busy(lambda: link.request(CMD_MATCH, bytes([op]), auth=AUTH), args.wait)
     except L.LinkError as e:
         _fail(e, "match %s" % args.op, link)
     print("table %s: match %s" % (link.table_id.hex(),

@@ -272,6 +272,32 @@ def test_a_growing_log_reports_its_new_size_and_crc():
         t.close()
 
 
+def test_a_log_read_in_play_is_served_whole_once_its_hand_ended():
+    # issue 21: the handle opened while the hand was in play kept serving its
+    # old size and CRC after the hand ended (end record and seal after it)
+    t = Rig()
+    try:
+        log = t.make_log(2)
+        t.current = log.log_id
+        total1, _, _ = t.get(F.OBJ_LOG, log.log_id, 0, 10)
+        assert t.info()["hand"] == str(log.log_id)
+        log.append(HC.T_END, b"\x00" * 8)
+        t.host.seal(log)
+        log.close()
+        t.current = -1  # the hand is over; the next has not begun
+        assert t.info()["hand"] == "-1"
+        with open(t.logs.path(log.log_id), "rb") as f:
+            whole = f.read()
+        total2, crc2, data = t.get(F.OBJ_LOG, log.log_id, 0, 1000)
+        assert total2 == len(whole) > total1
+        plain = bytearray(data)
+        xor(plain, len(plain), MASK)
+        assert bytes(plain) == whole and crc2 == crc32(data)
+        assert t.get(F.OBJ_LOG, log.log_id, 0, 1000)[0] == len(whole)  # and stays so
+    finally:
+        t.close()
+
+
 def test_enrolment_map_checked_for_duplicates():
     t = Rig()
     try:

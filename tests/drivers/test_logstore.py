@@ -72,9 +72,47 @@ def test_lost_counter_never_reuses_an_id():
     d = su.scratch("ls")
     try:
         _store_with(d, 3).ack(1)
-        assert su.read_file(d + "/logs/next")[-4:] == b"\x04\x00\x00\x00"
+        assert su.read_file(d + "/logs/next")[12:16] == b"\x04\x00\x00\x00"
         os.remove(d + "/logs/next")
         assert _id_after_reboot(d) == 4
+    finally:
+        su.rmtree(d)
+
+
+def _link(s, log_id):
+    """The T_LINK record of a log: (id, head) of the log before it."""
+    log = s.open_log(log_id)
+    t, p = log.read(0)
+    log.close()
+    assert t == ls.T_LINK and len(p) == 12
+    return int.from_bytes(p[:4], "little"), bytes(p[4:])
+
+
+def test_each_log_begins_with_the_id_and_head_of_the_one_before():
+    # issue 21: a log deleted before the host took it shows as a gap
+    d = su.scratch("ls")
+    try:
+        s = LogStore(d + "/logs")
+        heads = []
+        for i in range(3):
+            log = s.new_log()
+            log.append(1, b"hand %d" % i)
+            heads.append(log.head())
+            log.close()
+        assert _link(s, 1) == (0, bytes(8))  # the table's first log
+        assert _link(s, 2) == (1, heads[0]) and _link(s, 3) == (2, heads[1])
+        assert su.read_file(s.path(3))[:4] == b"MJL2"
+        s2 = LogStore(d + "/logs")  # reboot: the newest log on flash is the one before
+        log = s2.new_log()
+        h4 = log.head()
+        log.close()
+        assert _link(s2, 4) == (3, heads[2])
+        for i in (1, 2, 3, 4):  # every log acked: the counter file keeps the link
+            s2.ack(i)
+        s3 = LogStore(d + "/logs")
+        log = s3.new_log()
+        log.close()
+        assert log.log_id == 5 and _link(s3, 5) == (4, h4)
     finally:
         su.rmtree(d)
 
@@ -111,9 +149,9 @@ def test_boot_cleans_temps_and_reports_a_torn_tail():
         su.write_file(d + "/logs/next.tmp", b"MJ")
         s2 = LogStore(d + "/logs")
         assert s2.cleaned == ["next.tmp"]
-        assert s2.repairs == [(1, rl.OVERHEAD + 5 - 3, 4)]
+        assert s2.repairs == [(1, rl.OVERHEAD + 5 - 3, 5)]  # after the link record
         assert s2.damaged == []
-        assert RecordLog(p).count == 4
+        assert RecordLog(p).count == 5
     finally:
         su.rmtree(d)
 

@@ -113,7 +113,7 @@ def test_full_flash_refuses_a_new_hand_and_says_why():
     log = logs.open_log(1)
     types = [rt for _, _, rt, _ in log.records()]
     log.close()
-    assert types == [1, 2]  # the hand log header, then the deal
+    assert types == [5, 1, 2]  # the link to the log before, the hand log header, the deal
     for name in os.listdir(folder):
         os.remove(folder + "/" + name)
     os.rmdir(folder)

@@ -24,13 +24,14 @@ HANDS = 3
 
 
 class Table:
-    def __init__(self, tmp, hands=HANDS, key=KEY, extra=()):
+    def __init__(self, tmp, hands=HANDS, key=KEY, extra=(), fresh=True):
         master, slave = os.openpty()
         tty.setraw(slave)
         self.path = os.ttyname(slave)
         os.set_blocking(master, False)
         cmd = [MICROPYTHON, PEER, "--fd", str(master), "--flash", str(tmp / "flash.img"),
-               "--fresh", "--hands", str(hands), "--id", "E2ETABLE", *extra]
+               *(["--fresh"] if fresh else []), "--hands", str(hands), "--id", "E2ETABLE",
+               *extra]
         if key:
             cmd += ["--key", key.hex()]
         self.proc = subprocess.Popen(cmd, pass_fds=(master,), stdout=subprocess.PIPE)
@@ -408,9 +409,11 @@ def test_key_set_only_with_the_button_then_changes_need_it(env, capsys):
         code, out, _ = call(capsys, "rules", "push", "xueliu", "--port", t.path)
         assert code == 0
         # a hand the table played before it had a key is unsealed: archived,
-        # and kept on the table until taken on purpose
+        # and kept on the table until taken on purpose (not a hand in play:
+        # the table says none is)
         code, out, _ = call(capsys, "logs", "pull", "--port", t.path, "--all")
-        assert code == 0 and "seal unsealed" in out and "left on the table" in out
+        assert code == 1 and "seal unsealed" in out and "kept on the table" in out
+        assert "in play" not in out
         assert "0 acknowledged" in out
         code, out, _ = call(capsys, "logs", "pull", "--port", t.path, "--all",
                             "--accept-unsealed")
@@ -452,3 +455,90 @@ def test_deploy_checks_the_version_on_the_repl_port_when_no_usb_id_finds_the_lin
     assert deploycmd.link_port(argparse.Namespace(port="A", link_port="B")) == "B"
     monkeypatch.setattr(L, "find_table_ports", lambda: ["/dev/ttyACM1"])
     assert deploycmd.link_port(argparse.Namespace(port="A", link_port=None)) is None
+
+
+_DELETE = """
+import os, sys
+sys.path.insert(0, %r)
+from table import blockdev
+blockdev.mount(%r, "/flash")
+os.remove("/flash/logs/h%d.log")
+"""
+
+
+def test_a_log_deleted_before_the_host_took_it_is_a_gap_and_the_match_incomplete(env, capsys):
+    # issue 21: each log names the one before it (id, final head) under the seal
+    Table(env).close()
+    # someone at the REPL deletes hand 2's log from the flash, then the table restarts
+    subprocess.run([MICROPYTHON, "-c", _DELETE % (os.path.join(ROOT, "firmware"),
+                                                  str(env / "flash.img"), 2)], check=True)
+    t = Table(env, hands=1, fresh=False)
+    try:
+        code, out, _ = call(capsys, "logs", "pull", "--port", t.path)
+        assert code == 1 and "3 log(s) pulled" in out, out
+        assert "GAP: log 2, which log 3 follows, is neither on the table nor in the" in out
+        assert "1 chain problem(s)" in out
+        code, out, _ = call(capsys, "logs", "pull", "--port", t.path)  # nothing new: no gap
+        assert code == 0 and "chain" not in out
+        code, out, _ = call(capsys, "export", "--csv", str(env / "s.csv"), "--html",
+                            str(env / "s.html"))
+        assert code == 0 and "INCOMPLETE: table %s: log 2 is missing (log 3 follows it)" % (
+            b"E2ETABLE".hex()) in out, out
+        rows = (env / "s.csv").read_text().splitlines()
+        assert [r.split(",")[-2] for r in rows[1:]] == ["ok", "log 2 missing before it", "ok"]
+        assert "INCOMPLETE" in (env / "s.html").read_text()
+    finally:
+        t.close()
+
+
+def test_monitor_started_mid_hand_catches_up_and_names_tiles_and_wins(env, capsys):
+    # issue 21: the monitor showed nothing until the next hand began, and no
+    # tile of a claim (alerts by name: test_monitor_alerts_by_name)
+    import re
+    import time
+
+    t = Table(env, hands=0, extra=("--bots", "--pace", "25"))
+    try:
+        link = session(t)
+        deadline = time.monotonic() + 60
+        while not (link.info()["hand"] == "1" and dict(logscmd.table_logs(link))[1] > 600):
+            assert time.monotonic() < deadline, "no hand in play"
+            time.sleep(0.1)
+        link.stream.close()
+        code, out, _ = call(capsys, "monitor", "--port", t.path, "--hands", "1", "--brief")
+        assert code == 0
+        assert "=== hand in play (log 1): caught up from its log" in out, out[:300]
+        hand = out.split("caught up from its log", 1)[1].split("=== hand over: ", 1)
+        assert len(hand) == 2, out[-300:]
+        acts = [x for x in hand[0].splitlines()[1:] if x and not x.startswith(("  ", "==="))]
+        code, _, _ = call(capsys, "logs", "pull", "--port", t.path, "--no-ack")
+        code, rep, _ = call(capsys, "replay", "E2ETABLE".encode().hex() + ":1", "--brief")
+        assert code == 0
+        logged = [x for x in rep.splitlines() if re.match(r"^ *\d+  ", x)]
+        assert len(acts) == len(logged)  # every action once: none lost, none twice
+        end = re.search(r"end: (.*)", rep).group(1)
+        assert hand[1].splitlines()[0] == end
+        assert re.search(r"\b(peng|zhigang|hu) \d[mps] from (East|South|West|North)"
+                         r"|pass on (East|South|West|North)'s \d[mps]", out)
+        assert re.search(r"win: \w+ (自摸|胡 on \w+'s discard) \d[mps], fan \d", out)
+        # issue 21 item 9: `match end` waits for the hand in play with --wait
+        code, out, err = call(capsys, "match", "end", "--port", t.path, "--wait", "60")
+        assert code == 0 and "match ended" in out, err
+    finally:
+        t.close()
+
+
+def test_monitor_alerts_by_name():
+    from mjtable import monitorcmd
+
+    lines = []
+    v = monitorcmd.View(None, lines.append)
+    v.record(logfmt.T_ALERT, bytes((1, 7, 4, 0, 0, 0, 0)))  # seat, code, reason, t
+    v.record(logfmt.T_ALERT, bytes((2, 3, 0, 0, 0, 0, 0)))
+    assert lines == ["  alert: South: claim refused (not a win)", "  alert: West: unknown tag"]
+
+
+def test_match_says_what_start_and_end_do(capsys):
+    code, out, _ = call(capsys, "match", "--help")
+    assert code == 0 and "start a new match" in out and "stored ruleset" in out
+    assert "--wait" in out

@@ -80,7 +80,7 @@ def _records(data):
 
 
 def _take(ar, link, lid, data, newest=False, all_=False, accept=False):
-    st = {"pulled": 0, "new": 0, "acked": 0, "bad": []}
+    st = logscmd.new_tally()
     args = argparse.Namespace(all=all_, no_ack=False, accept_unsealed=accept)
     logscmd._take(args, ar, link, lid, data, newest, st)
     return st
@@ -91,8 +91,12 @@ def test_a_hand_pulled_in_play_and_again_whole_counts_once(tmp_path):
     in_play = b"".join(_records(whole)[:-3])  # `logs pull --all` while it was played
     ar = archive.Archive(str(tmp_path / "ar.sqlite"))
     _take(ar, _Link(busy=True), lid, in_play, newest=True, all_=True)
+    ar.db.commit()
+    (h,) = exportcmd.collect([str(tmp_path / "ar.sqlite")])
+    assert h["points"] is None and exportcmd.standings([h]) == []  # no result: none counted
+    assert ",in play" not in exportcmd.to_csv([h]) and not h["checked"]
     st = _take(ar, _Link(), lid, whole)
-    assert st["new"] == 1 and len(ar.logs()) == 2
+    assert st["new"] == 1 and len(ar.logs()) == 1  # the whole log took the in-play copy's row
     ar.close()
     hs = exportcmd.collect([str(tmp_path / "ar.sqlite")])
     assert len(hs) == 1 and hs[0]["points"] == points and hs[0]["checked"]
@@ -119,3 +123,16 @@ def test_a_sealed_hand_cut_on_the_flash_is_kept_and_not_scored(tmp_path):
     ar = archive.Archive(str(tmp_path / "ar.sqlite"))
     _take(ar, link, lid, cut, accept=True)
     assert link.acked == [lid]
+
+
+def test_a_log_id_used_twice_is_reported_and_both_hands_kept(tmp_path):
+    # a table whose flash was formatted starts its ids again at 1
+    lid, first, _ = _hand(str(tmp_path / "a"), 3)
+    lid2, second, _ = _hand(str(tmp_path / "b"), 4)
+    assert lid == lid2 == 1 and first != second
+    ar = archive.Archive(str(tmp_path / "ar.sqlite"))
+    assert _take(ar, _Link(), lid, first)["chain"] == []
+    st = _take(ar, _Link(), lid, second)
+    assert st["new"] == 1 and len(ar.logs()) == 2
+    assert st["chain"] and "REUSED ID" in st["chain"][0]
+    assert logfmt.parse(second).follows() == (0, bytes(8))  # each the first of its table

@@ -56,3 +56,9 @@ def test_every_win_flag_has_a_name_and_a_chinese_text():
         assert N.flags_of(bit) == [n]
     for i in range(1, len(flags)):  # zimo is left out of the Chinese text
         assert settlecmd._flags_zh(1 << i)
+
+
+def test_alert_names_are_the_firmwares():
+    from table import alerts
+
+    assert names.ALERT_NAMES == alerts.NAMES

@@ -45,28 +45,53 @@ def info(capsys, port):
     return json.loads(out)
 
 
-def test_full_controller_with_bots_push_play_pull_rescore_export(env, capsys):
-    vt = VirtualTable("--bots", "--hands", "1", "--gap", "1500", "--pace", "0",
-                      "--rules", "xuezhan")
-    try:
+def _wait(capsys, vt, what, cond, secs=150):
+    deadline = time.monotonic() + secs
+    while True:
         d = info(capsys, vt.port)
-        assert d["proto"] == "1" and d["key"] == "1" and d["rules"] == "xuezhan"
-        # one-hand matches: the push waits for the hand in play, and the
-        # ruleset is played from the next match on
-        code, out, err = call(capsys, "rules", "push", "chengdu", "--port", vt.port,
-                             "--wait", "120")
-        assert code == 0 and "chengdu active" in out, err
-        assert info(capsys, vt.port)["rules"] == "chengdu"
-        deadline = time.monotonic() + 150
-        while int(info(capsys, vt.port)["logs"]) < 3:  # log 3 opens once hand 2 ended
-            assert time.monotonic() < deadline, "the bots played no second hand"
-            assert vt.proc.poll() is None, vt.proc.stderr.read()
-            time.sleep(0.5)
-        arch = str(env / "event.sqlite")
+        if cond(d):
+            return d
+        assert time.monotonic() < deadline, "waited in vain for " + what
+        assert vt.proc.poll() is None, vt.proc.stderr.read()
+        time.sleep(0.2)
+
+
+def test_full_controller_with_bots_push_play_pull_rescore_export(env, capsys):
+    vt = VirtualTable("--bots", "--hands", "3", "--gap", "1500", "--pace", "0",
+                      "--rules", "xuezhan")
+    arch = str(env / "event.sqlite")
+    try:
+        d = _wait(capsys, vt, "hand 1", lambda d: d["hand"] == 1)
+        assert d["proto"] == 1 and d["key"] == 1 and d["rules"] == "xuezhan"
+        assert d["play"] == "xuezhan" and d["left"] == 3
+        # issue 21: pulls while the hand plays never fail; with --all the hand
+        # in play is pulled as what it is, and it has no result yet
         code, out, err = call(capsys, "logs", "pull", "--port", vt.port, "--archive", arch)
-        assert code == 0, err
+        assert code == 0 and ("log 1: hand in play, left" in out or "seal valid" in out), out
+        code, out, err = call(capsys, "logs", "pull", "--all", "--port", vt.port,
+                              "--archive", arch)
+        assert code == 0, out + err
+        if "in play when pulled" in out:
+            code, out, err = call(capsys, "replay", "1", "--archive", arch, "--brief")
+            assert code == 0 and "no result" in out and "end:" not in out, out
+        # the push waits for the hand in play; the match under way keeps its
+        # rules, which the push says, as info does
+        code, out, err = call(capsys, "rules", "push", "chengdu", "--port", vt.port,
+                              "--wait", "120")
+        assert code == 0 and "chengdu stored" in out, out + err
+        assert "from the next match; " in out and " left under xuezhan" in out, out
+        d = info(capsys, vt.port)
+        assert d["rules"] == "chengdu" and d["play"] == "xuezhan" and 1 <= d["left"] <= 2
+        code, out, err = call(capsys, "info", "--port", vt.port)
+        assert "in play       xuezhan" in out and "waiting       chengdu" in out, out
+        _wait(capsys, vt, "a second hand", lambda d: d["logs"] >= 3)
+        code, out, err = call(capsys, "logs", "pull", "--port", vt.port, "--archive", arch)
+        assert code == 0, out + err
         assert "seal valid, archived as hand 1" in out and "seal valid, archived as hand 2" in out
         assert "0 damaged" in out
+        code, out, err = call(capsys, "logs", "list", "--archived", "--archive", arch)
+        logs = [line.split()[2] for line in out.splitlines()[1:]]
+        assert len(logs) == len(set(logs)) >= 2, out  # each hand is one row
         code, out, err = call(capsys, "rescore", "--archive", arch)
         assert code == 0 and " 0 differ" in out and "same as the table" in out, out + err
         sheet = env / "sheet.csv"
@@ -74,7 +99,7 @@ def test_full_controller_with_bots_push_play_pull_rescore_export(env, capsys):
         assert code == 0, err
         rows = list(csv.DictReader(sheet.open()))
         rules = {int(r["log"]): r["rules"] for r in rows}
-        assert rules[1] == "xuezhan" and rules[2] == "chengdu", rows
+        assert rules[1] == "xuezhan" and rules[2] == "xuezhan", rows  # the match's rules
         assert all(r["seal"] == "valid" and r["checked"] == "yes" for r in rows)
         for r in rows:  # a hand's points sum to zero
             assert sum(int(r[s]) for s in ("East", "South", "West", "North")) == 0
@@ -86,15 +111,15 @@ def test_without_bots_the_table_waits_for_the_host_to_start_a_match(env, capsys)
     vt = VirtualTable("--rules", "chengdu", "--hands", "1", "--pace", "0")
     try:
         d = info(capsys, vt.port)
-        assert d["rules"] == "chengdu" and d["logs"] == "0"
+        assert d["rules"] == "chengdu" and d["logs"] == 0
         # no hand in play: a push is taken at once
         code, out, err = call(capsys, "rules", "push", "xueliu", "--port", vt.port, "--wait", "0")
         assert code == 0 and "xueliu active" in out, err
-        assert info(capsys, vt.port)["logs"] == "0"  # still no match under way
+        assert info(capsys, vt.port)["logs"] == 0  # still no match under way
         code, out, err = call(capsys, "match", "start", "--port", vt.port)
         assert code == 0, err
         deadline = time.monotonic() + 60
-        while info(capsys, vt.port)["logs"] == "0":  # the bots begin the match's hand
+        while info(capsys, vt.port)["logs"] == 0:  # the bots begin the match's hand
             assert time.monotonic() < deadline, "no hand began"
             time.sleep(0.2)
     finally:
