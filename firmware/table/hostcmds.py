@@ -567,8 +567,6 @@ class Host:
             lines.append("repaired=" + ",".join("%d:%d" % r[:2] for r in self.logs.repairs))
         if self.logs.damaged:
             lines.append("damaged=" + ",".join("%d:%d" % d[:2] for d in self.logs.damaged))
-        if self._health is not None:
-            lines.append(self._health())
         return ("\n".join(lines) + "\n").encode()
 
     # --- live events and seals, called by the controller ---
