@@ -410,10 +410,13 @@ class Runner:
 
     # -- one step
 
-    def step(self, st):
+    def _release(self, st):
+        """The line's own tile is no longer kept out of filled turns."""
         if st.face >= 0 and self.reserved[st.face]:
             self.reserved[st.face] -= 1
             self.named[st.face] -= 1
+
+    def step(self, st):
         g = self.g
         s = st.seat
         if s >= self.np:
@@ -431,7 +434,10 @@ class Runner:
         if g.phase < G.PH_DRAW:
             raise ScriptError("line %d: %s refused: the hand has not started (%s)"
                               % (st.line, text, self._now()))
+        # the turns before this line are filled while its tile is still kept
+        # out of them (a filled turn taking it would make the line a fifth copy)
         self._reach(st)
+        self._release(st)
         return self._act(st)
 
     def _is_claim(self, st):

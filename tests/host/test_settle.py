@@ -140,6 +140,33 @@ def test_a_wall_that_cannot_be_filled_asks_for_the_draws():
         script.run(_script("甲 打 9p", "流局"))
 
 
+# issue 21 item 5: 丁 throws the last free 9万 after 38 filled turns; the
+# turns before that line must not draw it (it was released before they were filled)
+KONG_AFTER_FILL = """rules tfmj-2024
+dealer E
+E 手牌 1s 14568m 12356789p
+S 手牌 234567m 999m 234p 9p
+W 手牌 147p 9p 123456789s
+N 手牌 2468p 123456789s
+E 定缺 s
+S 定缺 s
+W 定缺 m
+N 定缺 m
+E 打 1s
+""" + "".join("N 打 %s\n" % t for t in "9s 9s 8s 8s 7s 7s 6s 6s 5s 5s 4s 3s 9m".split()) + "S 杠\n"
+
+
+def test_filled_turns_keep_the_tile_a_later_line_names(capsys, tmp_path):
+    path = tmp_path / "kong.txt"
+    path.write_text(KONG_AFTER_FILL, encoding="utf-8")
+    code, out, err = call(capsys, "settle", str(path), "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert [(p["payer"], p["payee"], p["amount"], p["reason"]) for p in d["payments"]] == [
+        (3, 1, 2, "gang_zhi")]
+    assert d["deltas"] == [0, 2, 0, -2]
+
+
 def test_end_of_script_passes_open_claims():
     r = script.run(_script("甲 打 5m"))  # 乙 and 丙 could win; nobody wrote it
     assert r.wins() == [] and r.game.phase == G.PH_DRAW
