@@ -67,6 +67,8 @@ DIRECTIONS = {"next": G.DIR_NEXT, "下家": G.DIR_NEXT, "逆时针": G.DIR_NEXT,
               "顺时针": G.DIR_PREV, "clockwise": G.DIR_PREV, "across": G.DIR_ACROSS,
               "对家": G.DIR_ACROSS}
 END_WORDS = ("流局", "荒庄", "exhaust", "wall-out", "end")
+# `流局 过`: the wall ran out with winning tiles in it, each win passed
+END_PASS_WORDS = ("过", "pass")
 
 
 class ScriptError(BadInput):
@@ -92,7 +94,7 @@ class Script:
         self.rules = None       # (line, spec)
         self.dealer = 0
         self.direction = None   # (line, dir) or None
-        self.steps = []         # Step, or ("end", line)
+        self.steps = []         # Step, or ("end", line, wins passed: `流局 过`)
 
 
 def seat_of(word, line):
@@ -139,8 +141,9 @@ def parse(text):
                                   % (no, words[0]))
             _header(sc, HEADERS[head], words, no)
             continue
-        if len(words) == 1 and head in END_WORDS:
-            sc.steps.append(("end", no))
+        if head in END_WORDS and (len(words) == 1 or (
+                len(words) == 2 and words[1].lower() in END_PASS_WORDS)):
+            sc.steps.append(("end", no, len(words) == 2))
             seen_action = True
             continue
         seen_action = True
@@ -317,9 +320,11 @@ class Runner:
     def free(self, f):
         return 4 - self.g.seen[f] - self.reserved[f]
 
-    def _pick(self, s, line):
+    def _pick(self, s, line, pass_wins=False):
         """A tile seat s may draw and throw at once without changing anything
-        that matters; ScriptError if none is left."""
+        that matters; ScriptError if none is left. pass_wins (`流局 过`): a
+        tile that hands a win may be taken when no other is left; the win is
+        passed (the engine refuses that pass where a win is forced)."""
         g = self.g
         rs = self.rs
         h = g.hand[s]
@@ -346,17 +351,48 @@ class Runner:
                     hu = 1
                 elif m:
                     peng = 1
-            if hu:
+            if hu and not pass_wins:
                 continue
-            key = (self.named[f] > 0, self._wanted(s, f), peng, selfwin, -self.free(f), f)
+            key = (hu, self.named[f] > 0, self._wanted(s, f), peng, selfwin, -self.free(f), f)
             if bkey is None or key < bkey:
                 best, bkey = f, key
         if best < 0:
-            why = " (%s holds its void suit and no %s is left)" % (
-                seat_name(s), "万筒条"[v]) if need_void else ""
+            if need_void:
+                why = " (%s holds its void suit and no %s is left)" % (seat_name(s), "万筒条"[v])
+            else:
+                why = "; %s" % self._winners_left(s)
             raise ScriptError("line %d: cannot fill %s's turn before this line: no tile to "
-                              "draw and throw%s; write the draws" % (line, seat_name(s), why))
+                              "draw and throw%s; write the draws%s" % (
+                                  line, seat_name(s), why,
+                                  "" if need_void or pass_wins else
+                                  ", or end with `流局 过` if the wall ran out with those "
+                                  "wins passed"))
         return best
+
+    def _winners_left(self, s):
+        """The tiles nobody has seen, and who would win on each if seat s drew
+        it: `left 5m x2 (乙 丙 胡), 1s (丁 自摸)`."""
+        g = self.g
+        parts = []
+        for f in range(27):
+            n = 4 - g.seen[f]
+            if n <= 0 or not self.rs[R.P_SUITS] >> (f // 9) & 1:
+                continue
+            who = []
+            h = g.hand[s]
+            h[f] += 1
+            if not claims.void_held(g, s) and shape.is_win(h, g.void[s] if g.void[s] < 3 else -1):
+                who.append("%s 自摸" % seat_name(s))
+            h[f] -= 1
+            for k in range(1, self.np):
+                t = (s + k) % self.np
+                if claims.discard_mask(g, t, f) & claims.C_HU:
+                    who.append("%s 胡" % seat_name(t))
+            if self.reserved[f]:
+                who.append("named by a later line")
+            parts.append("%s%s%s" % (tiles.name(f), " x%d" % n if n > 1 else "",
+                                     " (%s)" % ", ".join(who) if who else ""))
+        return "tiles left: %s" % (", ".join(parts) or "none")
 
     def _wanted(self, s, f):
         """1 if another seat holding its void suit needs tiles of f's suit."""
@@ -366,10 +402,10 @@ class Runner:
                 return 1
         return 0
 
-    def fill_turn(self, line):
+    def fill_turn(self, line, pass_wins=False):
         g = self.g
         s = g.turn
-        f = self._pick(s, line)
+        f = self._pick(s, line, pass_wins)
         self.filled += 1
         self.apply((G.DRAW, s, f), line, "filled turn", True)
         self.apply((G.DISCARD, s, f), line, "filled turn", True)
@@ -389,8 +425,9 @@ class Runner:
                 return
         raise ScriptError("line %d: no open claim to pass" % line)  # not reached
 
-    def play_out(self, line):
-        """流局: fill every remaining turn until the wall is empty."""
+    def play_out(self, line, pass_wins=False):
+        """流局: fill every remaining turn until the wall is empty (pass_wins:
+        `流局 过`, see _pick)."""
         g = self.g
         if g.phase == G.PH_END:
             raise ScriptError("line %d: 流局, but the hand is already over" % line)
@@ -400,7 +437,7 @@ class Runner:
             if G.claim_open(g.phase):
                 self.pass_one(line, "流局")
             elif g.phase == G.PH_DRAW:
-                self.fill_turn(line)
+                self.fill_turn(line, pass_wins)
             else:
                 raise ScriptError("line %d: %s is to discard before the wall runs out; "
                                   "write what %s threw" % (line, seat_name(g.turn),
@@ -598,7 +635,7 @@ def run(text, default_rules="xuezhan", base=None):
     run_ = Runner(sc, rs)
     for st in sc.steps:
         if isinstance(st, tuple):
-            run_.play_out(st[1])
+            run_.play_out(st[1], st[2])
         else:
             run_.step(st)
     last = sc.steps[-1] if sc.steps else None

@@ -134,10 +134,28 @@ def test_filled_turns_never_hand_anyone_a_win():
     assert tiles.to_text(g.hand[0]) == "11567m34457p578s"  # 甲 still holds its 5 7 8条
 
 
-def test_a_wall_that_cannot_be_filled_asks_for_the_draws():
+def test_a_wall_that_cannot_be_filled_names_the_tiles_and_their_winners(capsys, tmp_path):
     # three seats wait on 5万 / 1条 8条: at the end only winning tiles are left
-    with pytest.raises(script.ScriptError, match=r"line 11: cannot fill .* write the draws"):
-        script.run(_script("甲 打 9p", "流局"))
+    path = tmp_path / "s.txt"
+    path.write_text(_script("甲 打 9p", "流局"), encoding="utf-8")
+    code, out, err = call(capsys, "settle", str(path))
+    assert code == 2 and out == ""
+    assert "line 11: cannot fill 乙's turn" in err
+    assert "tiles left: 2m x2 (丙 胡), 3m x2 (丙 胡), 5m (乙 自摸, 丙 胡, 甲 胡)," in err
+    assert "1s x2 (丁 胡), 8s x2 (丁 胡); write the draws, or end with `流局 过`" in err
+
+
+def test_liuju_guo_plays_the_wall_out_with_the_wins_passed(capsys, tmp_path):
+    path = tmp_path / "s.txt"
+    path.write_text(_script("甲 打 9p", "流局 过"), encoding="utf-8")
+    code, out, err = call(capsys, "settle", str(path), "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["end"] == "wall" and d["wins"] == [] and d["filled_turns"] == 55
+    assert [c["status"] for c in d["checks"]] == ["ready"] * 4
+    # where a win in the last four tiles is forced, the pass is refused by name
+    with pytest.raises(script.ScriptError, match=r"may not pass .*must win in the last four"):
+        script.run(_script("甲 打 9p", "流局 过", rules="chengdu"))
 
 
 # issue 21 item 5: 丁 throws the last free 9万 after 38 filled turns; the
