@@ -30,7 +30,7 @@ from sichuan import game as G
 from sichuan import ruleset as R
 from sichuan.settle import EV_ACCEPTED, EV_CHECK, EV_HAND_END, EV_PAY, EV_WIN
 
-from . import BadInput, rulefile
+from . import BadInput, rulefile, winfmt
 from .names import REASONS
 
 SEAT_WORDS = ("甲乙丙丁", "ESWN", "东南西北", "1234")
@@ -218,8 +218,9 @@ class Result:
     """What a script did. events: (line, filled, event) for every engine event
     (filled: made by a filled turn or an implied 过); game: the final Game."""
 
-    def __init__(self, rs, game, events, filled, rules_note, lines=None):
+    def __init__(self, rs, game, events, filled, rules_note, lines=None, patterns=()):
         self.lines = lines or {}  # line number -> its text without the comment
+        self.patterns = list(patterns)  # per win, in order: winfmt.win_patterns
         self.rs = rs
         self.game = game
         self.events = events
@@ -260,6 +261,7 @@ class Runner:
             ln = sc.direction[0] if sc.direction else 1
             raise ScriptError("line %d: %s" % (ln, e)) from None
         self.events = []
+        self.patterns = []  # of each win, scored just after it
         self.last = None  # the last action applied
         self.last_filled = False  # ... and whether a filled turn made it (passes aside)
         self.filled = 0
@@ -282,6 +284,8 @@ class Runner:
             raise ScriptError("line %d: %s refused: %s" % (line, text, self._why(a, ev[0][2])))
         for e in ev:
             self.events.append((line, filled, e))
+            if e[0] == EV_WIN:
+                self.patterns.append(winfmt.win_patterns(self.g, e))
         self.last = a
         if a[0] != G.PASS:
             self.last_filled = filled
@@ -644,4 +648,4 @@ def run(text, default_rules="xuezhan", base=None):
     lines = {}
     for no, raw in enumerate(text.splitlines(), 1):
         lines[no] = raw.split("#", 1)[0].strip()
-    return Result(rs, run_.g, run_.events, run_.filled, note, lines)
+    return Result(rs, run_.g, run_.events, run_.filled, note, lines, run_.patterns)

@@ -42,10 +42,10 @@ def test_seed002_gives_the_seeds_numbers(capsys):
         + [(1, 3, 4, "chajiao")]                         # 乙 没听 pays 丁's 七对 (2 番)
         + [(1, r, 2, "tuigang") for r in (0, 2, 3)])     # 乙 refunds the 暗杠
     assert d["wins"] == [{"line": 17, "seat": 2, "fan": 2, "flags": ["zimo"], "from": -1,
-                          "tile": "5m"}]
-    assert d["checks"] == [{"seat": 0, "status": "huazhu", "fan": -1},
-                           {"seat": 1, "status": "not_ready", "fan": -1},
-                           {"seat": 3, "status": "ready", "fan": 2}]
+                          "tile": "5m", "fan_shown": 2, "patterns": {"qingyise": 2}}]
+    assert d["checks"] == [{"seat": 0, "status": "huazhu", "fan": -1, "fan_shown": None},
+                           {"seat": 1, "status": "not_ready", "fan": -1, "fan_shown": None},
+                           {"seat": 3, "status": "ready", "fan": 2, "fan_shown": 2}]
     assert d["end"] == "wall"
 
 
@@ -65,6 +65,20 @@ def test_every_example_gives_its_rule_texts_deltas(capsys, path):
     code, out, err = call(capsys, "settle", path, "--json")
     assert code == 0, err
     assert json.loads(out)["deltas"] == expected(path)
+
+
+def test_a_win_shows_the_fan_and_patterns_as_calc_does(capsys):
+    # chengdu counts 平胡 as 1番 (0 doublings): calc said 1, settle said 0 (issue 21 item 3)
+    path = os.path.join(ROOT, "examples", "settle", "001-guoshou.txt")
+    code, out, err = call(capsys, "calc", "34666m23455678p", "--win", "5m", "--void", "s",
+                          "--rules", "chengdu", "--json")
+    ref = json.loads(out)
+    code, out, err = call(capsys, "settle", path, "--json")
+    (w,) = json.loads(out)["wins"]
+    assert (w["fan"], w["fan_shown"], w["patterns"]) == (0, ref["fan"], ref["patterns"]) == (
+        0, 1, {"pinghu": 0})
+    code, out, err = call(capsys, "settle", path)
+    assert "    乙 胡 on 甲's discard 5m: 1 番 (0 doublings): 平胡 pinghu +0" in out.splitlines()
 
 
 def test_examples_cover_the_worked_rules():
