@@ -23,7 +23,7 @@ import time
 
 from sichuan import ruleset, tiles
 
-from . import BadInput, mpengine, names, rulefile, simcore
+from . import BadInput, mpengine, names, rulefile, simcore, winfmt
 
 SEATS = "甲乙丙丁"
 DIRECTION_NAMES = {1: "prev", 2: "next", 4: "across"}
@@ -100,10 +100,10 @@ def seat_name(s):
     return SEATS[s] if 0 <= s < len(SEATS) else str(s + 1)
 
 
-def hand_json(r):
+def hand_json(rs, r):
     """The per-hand JSON object, keys in a fixed order."""
     wins = [{"seat": w[0], "fan": w[1], "flags": names.flags_of(w[2]), "from": w[3],
-             "tile": tiles.name(w[4])} for w in r["wins"]]
+             "tile": tiles.name(w[4]), "fan_shown": winfmt.shown(rs, w[1])} for w in r["wins"]]
     out = {"hand": r["hand"], "dealer": r["dealer"],
            "direction": DIRECTION_NAMES.get(r["direction"], r["direction"]),
            "end": r["end"], "wins": wins, "deltas": r["deltas"], "totals": r["totals"],
@@ -124,14 +124,14 @@ def summary_json(m):
     return out
 
 
-def _win_text(w):
+def _win_text(rs, w):
     how = "自摸" if w[3] < 0 else "胡 (%s 点炮)" % seat_name(w[3])
-    return "%s %s %s %d番" % (seat_name(w[0]), how, tiles.name(w[4]), w[1])
+    return "%s %s %s %s" % (seat_name(w[0]), how, tiles.name(w[4]), winfmt.fan_text(rs, w[1]))
 
 
-def hand_line(r, width):
+def hand_line(rs, r, width):
     deltas = "  ".join("%s %+4d" % (seat_name(s), d) for s, d in enumerate(r["deltas"]))
-    wins = "; ".join(_win_text(w) for w in r["wins"]) or "no win"
+    wins = "; ".join(_win_text(rs, w) for w in r["wins"]) or "no win"
     return "hand %*d  dealer %s  %-7s  %s  | %s" % (
         width, r["hand"], seat_name(r["dealer"]), r["end"], deltas, wins)
 
@@ -206,8 +206,8 @@ def run(args):
                 continue
             if logdir is not None:
                 _write_log(logdir, r)
-            print(json.dumps(hand_json(r), ensure_ascii=False) if args.json
-                  else hand_line(r, width))
+            print(json.dumps(hand_json(rs, r), ensure_ascii=False) if args.json
+                  else hand_line(rs, r, width))
             bar.update(r["hand"])
     finally:
         bar.close()
