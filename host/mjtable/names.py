@@ -22,6 +22,12 @@ EVENT_NAMES = ("accepted", "refused", "pay", "prompt", "win", "hand_end", "phase
                "exchanged", "voids", "check", "ma")
 PAY_NAMES = ("gang_zhi", "gang_maomao", "gang_bu", "gang_an", "dianpao", "zimo",
              "qianggang", "bao", "zhuanyi", "huazhu", "chajiao", "tuigang")
+PAY_ZH = ("直杠", "毛毛雨", "补杠 刮风", "暗杠 下雨", "点炮", "自摸", "抢杠胡", "点杠花 包",
+          "呼叫转移", "查花猪", "查叫", "退杠钱")
+
+# sichuan.settle EV_CHECK statuses (流局): JSON names and 汉字.
+CHECK_NAMES = ("ready", "not_ready", "huazhu")
+CHECK_ZH = ("听牌", "没叫", "花猪")
 
 # sichuan.fan win flags, bit i: the JSON name and the 汉字.
 WIN_FLAGS = (("zimo", "自摸"), ("gangshanghua", "杠上花"), ("gangshangpao", "杠上炮"),

@@ -16,10 +16,6 @@ from sichuan import settle, tiles
 from . import BadInput, names, script, winfmt
 from .script import seat_name
 
-PAY_ZH = ("直杠", "毛毛雨", "补杠 刮风", "暗杠 下雨", "点炮", "自摸", "抢杠胡", "点杠花 包",
-          "呼叫转移", "查花猪", "查叫", "退杠钱")
-CHECK_NAMES = ("ready", "not_ready", "huazhu")
-CHECK_ZH = ("听牌", "没叫", "花猪")
 END_NAMES = {G.END_WALL: "wall", G.END_WINNERS: "winners"}
 
 
@@ -63,7 +59,7 @@ def as_dict(res):
     wins = [{"line": ln, "seat": e[1], "fan": e[2], "flags": names.flags_of(e[3]),
              "from": e[4], "tile": tiles.name(e[5]), "fan_shown": winfmt.shown(rs, e[2]),
              "patterns": pats} for (ln, e), pats in zip(res.wins(), res.patterns)]
-    checks = [{"seat": e[1], "status": CHECK_NAMES[e[2]], "fan": e[3],
+    checks = [{"seat": e[1], "status": names.CHECK_NAMES[e[2]], "fan": e[3],
                "fan_shown": winfmt.shown(rs, e[3]) if e[3] >= 0 else None}
               for _ln, e in res.checks()]
     end = res.end()
@@ -96,7 +92,7 @@ def as_text(res):
             order.append(ln)
         if e[0] == settle.EV_PAY:
             groups[ln][1].append("%s pays %s %3d  %s (%s)" % (
-                seat_name(e[1]), seat_name(e[2]), e[3], PAY_ZH[e[4]], _pay_reason(e[4])))
+                seat_name(e[1]), seat_name(e[2]), e[3], names.PAY_ZH[e[4]], _pay_reason(e[4])))
         elif e[0] == settle.EV_WIN:
             how = "自摸" if e[4] < 0 else "胡 on %s's discard" % seat_name(e[4])
             extra = _flags_zh(e[3])
@@ -105,7 +101,7 @@ def as_text(res):
                 " (as %s)" % extra if extra else "", winfmt.patterns_text(next(pats))))
         else:
             v = " (%s)" % winfmt.fan_text(res.rs, e[3]) if e[2] == settle.CK_READY else ""
-            groups[ln][0].append("查叫: %s %s%s" % (seat_name(e[1]), CHECK_ZH[e[2]], v))
+            groups[ln][0].append("查叫: %s %s%s" % (seat_name(e[1]), names.CHECK_ZH[e[2]], v))
     for ln in order:
         out.append("line %d  %s" % (ln, res.lines.get(ln, "")))
         for text in groups[ln][0] + groups[ln][1]:
