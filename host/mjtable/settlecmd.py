@@ -58,7 +58,7 @@ def as_dict(res):
     rs = res.rs
     wins = [{"line": ln, "seat": e[1], "fan": e[2], "flags": names.flags_of(e[3]),
              "from": e[4], "tile": tiles.name(e[5]), "fan_shown": winfmt.shown(rs, e[2]),
-             "patterns": pats} for (ln, e), pats in zip(res.wins(), res.patterns)]
+             "patterns": pats} for (ln, e), pats in zip(res.wins(), res.patterns, strict=True)]
     checks = [{"seat": e[1], "status": names.CHECK_NAMES[e[2]], "fan": e[3],
                "fan_shown": winfmt.shown(rs, e[3]) if e[3] >= 0 else None}
               for _ln, e in res.checks()]

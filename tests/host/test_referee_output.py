@@ -39,16 +39,15 @@ class _Recorder:
         self.log.append(hostcmds.T_ACT, self.w.buf[mark:])
 
 
-def archive_hands(tmp_path, plays, edit=None):
-    """An archive of sealed bot hands: plays = [(preset, seed)]; edit(i, data)
-    may change a log's bytes before it is archived. Returns its path."""
+def archive_hands(tmp_path, plays):
+    """An archive of sealed bot hands: plays = [(preset, seed)]. Returns its path."""
     folder = str(tmp_path / "logs")
     logs = LogStore(folder)
     link = Link(lambda mv: 0, lambda mv: len(mv), key=KEY, table_id=TID)
     host = hostcmds.install(link, logs, root=folder, table_id=TID)
     path = str(tmp_path / "ar.sqlite")
     ar = archive.Archive(path)
-    for i, (name, seed) in enumerate(plays):
+    for name, seed in plays:
         rs = presets.get(name)
         log = logs.new_log()
         g = play(rs, seed, log=_Recorder(rs, log, 1000))
@@ -78,7 +77,8 @@ def _replay(capsys, ar, *argv):
 def test_replay_header_says_the_exchange_only_where_there_is_one(capsys, ar):
     code, lines = _replay(capsys, ar, "1")
     assert code == 0
-    assert lines[0].endswith("ruleset xuezhan (CRC 0B956EF6), dealer East, 换三张 to 下家 (next seat)")
+    assert lines[0].endswith(
+        "ruleset xuezhan (CRC 0B956EF6), dealer East, 换三张 to 下家 (next seat)")
     code, lines = _replay(capsys, ar, "3", "--brief")
     assert "换三张" not in lines[0] and "exchange" not in lines[0]
 
