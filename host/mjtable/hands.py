@@ -14,7 +14,7 @@ from sichuan.settle import CK_READY, EV_ACCEPTED, EV_CHECK, EV_PAY, EV_WIN
 
 from . import BadInput, logfmt, names, rulefile, winfmt
 
-SEAT_NAMES = ("East", "South", "West", "North", "Seat5")
+SEAT_NAMES = names.SEAT_NAMES
 
 
 @dataclass

@@ -6,6 +6,16 @@ Index each tuple by its code; tests/host/test_names.py checks the lengths
 against the core's last code.
 """
 
+# Seats as every command prints them: the table's own seat names (its seat
+# labels are 东南西北); scripts also take 甲乙丙丁, E S W N, 东南西北 and 1-4.
+SEAT_NAMES = ("East", "South", "West", "North", "Fifth")
+
+
+def seat_name(s):
+    """The name of seat s (0-based) in output."""
+    return SEAT_NAMES[s] if 0 <= s < len(SEAT_NAMES) else "seat %d" % (s + 1)
+
+
 # sichuan.game action kinds (16 is the hand log's payment tag, not an action).
 ACTION_NAMES = ("deal", "exchange", "dingque", "draw", "discard", "peng", "zhigang",
                 "bugang", "angang", "hu", "pass", "ma", "baohu", "qinghu", "benjin", "fei",

@@ -30,11 +30,11 @@ from sichuan import game as G
 from sichuan import ruleset as R
 from sichuan.settle import EV_ACCEPTED, EV_CHECK, EV_HAND_END, EV_PAY, EV_WIN
 
-from . import BadInput, rulefile, winfmt
+from . import BadInput, names, rulefile, winfmt
 from .names import REASONS
 
 SEAT_WORDS = ("甲乙丙丁", "ESWN", "东南西北", "1234")
-SEAT_NAMES = "甲乙丙丁"
+SEAT_FULL = ("east", "south", "west", "north")  # as the output names them
 
 # verb words -> verb id
 V_HAND, V_GIVE, V_QUE, V_DRAW, V_DISCARD, V_PENG, V_GANG, V_ZHIGANG, V_ANGANG, \
@@ -99,12 +99,15 @@ class Script:
 
 def seat_of(word, line):
     w = word.rstrip(":：")
-    for names in SEAT_WORDS:
-        if len(w) == 1 and w in names:
-            return names.index(w)
-        if len(w) == 1 and w.upper() in names:
-            return names.index(w.upper())
-    raise ScriptError("line %d: %r is not a seat (甲乙丙丁, E S W N, 东南西北 or 1-4)"
+    if w.lower() in SEAT_FULL:
+        return SEAT_FULL.index(w.lower())
+    for words in SEAT_WORDS:
+        if len(w) == 1 and w in words:
+            return words.index(w)
+        if len(w) == 1 and w.upper() in words:
+            return words.index(w.upper())
+    raise ScriptError("line %d: %r is not a seat (East South West North, E S W N, 甲乙丙丁,"
+                      " 东南西北 or 1-4)"
                       % (line, word))
 
 
@@ -243,8 +246,7 @@ class Result:
         return -1
 
 
-def seat_name(s):
-    return SEAT_NAMES[s] if 0 <= s < 4 else str(s + 1)
+seat_name = names.seat_name
 
 
 class Runner:

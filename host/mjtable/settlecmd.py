@@ -91,7 +91,7 @@ def as_text(res):
             groups[ln] = ([], [])
             order.append(ln)
         if e[0] == settle.EV_PAY:
-            groups[ln][1].append("%s pays %s %3d  %s (%s)" % (
+            groups[ln][1].append("%-5s pays %-5s %3d  %s (%s)" % (
                 seat_name(e[1]), seat_name(e[2]), e[3], names.PAY_ZH[e[4]], _pay_reason(e[4])))
         elif e[0] == settle.EV_WIN:
             how = "自摸" if e[4] < 0 else "胡 on %s's discard" % seat_name(e[4])

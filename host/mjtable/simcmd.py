@@ -25,7 +25,6 @@ from sichuan import ruleset, tiles
 
 from . import BadInput, mpengine, names, rulefile, simcore, winfmt
 
-SEATS = "甲乙丙丁"
 DIRECTION_NAMES = {1: "prev", 2: "next", 4: "across"}
 MAX_HANDS = 1000000
 
@@ -96,8 +95,7 @@ def _micropython(rs, hands, seed, log):
 # -- output
 
 
-def seat_name(s):
-    return SEATS[s] if 0 <= s < len(SEATS) else str(s + 1)
+seat_name = names.seat_name
 
 
 def hand_json(rs, r):
@@ -132,16 +130,16 @@ def _win_text(rs, w):
 def hand_line(rs, r, width):
     deltas = "  ".join("%s %+4d" % (seat_name(s), d) for s, d in enumerate(r["deltas"]))
     wins = "; ".join(_win_text(rs, w) for w in r["wins"]) or "no win"
-    return "hand %*d  dealer %s  %-7s  %s  | %s" % (
+    return "hand %*d  dealer %-5s  %-7s  %s  | %s" % (
         width, r["hand"], seat_name(r["dealer"]), r["end"], deltas, wins)
 
 
 def table(rs, m, seed, engine, start):
     out = ["", "match: rules %s, %d hand%s, seed %d, engine %s, start %d each" % (
         rs.name, m["hands"], "" if m["hands"] == 1 else "s", seed, engine, start)]
-    out.append("rank  seat   total   delta   wins  自摸  点炮  kongs")
+    out.append("rank  seat    total   delta   wins  自摸  点炮  kongs")
     for i, s in enumerate(m["ranking"]):
-        out.append("%4d  %s   %6d  %+6d  %5d  %4d  %4d  %5d" % (
+        out.append("%4d  %-5s  %6d  %+6d  %5d  %4d  %4d  %5d" % (
             i + 1, seat_name(s), m["totals"][s], m["totals"][s] - start, m["wins"][s],
             m["zimo"][s], m["dealt_in"][s], m["kongs"][s]))
     out.append("hands ended by the wall (流局) %d, by winners %d; %d actions"

@@ -53,10 +53,10 @@ def test_seed002_text_names_every_payment_and_the_deltas(capsys):
     code, out, err = call(capsys, "settle", SEED002)
     assert code == 0
     lines = out.splitlines()
-    assert lines[-1] == "deltas: 甲 -53  乙 +7  丙 +31  丁 +15   (sum 0)"
+    assert lines[-1] == "deltas: East -53  South +7  West +31  North +15   (sum 0)"
     assert sum(" pays " in line for line in lines) == 13
-    assert "    甲 pays 乙  16  查花猪 (huazhu)" in lines
-    assert "    乙 pays 丁   4  查叫 (chajiao)" in lines
+    assert "    East  pays South  16  查花猪 (huazhu)" in lines
+    assert "    South pays North   4  查叫 (chajiao)" in lines
     assert "line 15  乙 暗杠 9p" in lines
 
 
@@ -78,7 +78,8 @@ def test_a_win_shows_the_fan_and_patterns_as_calc_does(capsys):
     assert (w["fan"], w["fan_shown"], w["patterns"]) == (0, ref["fan"], ref["patterns"]) == (
         0, 1, {"pinghu": 0})
     code, out, err = call(capsys, "settle", path)
-    assert "    乙 胡 on 甲's discard 5m: 1 番 (0 doublings): 平胡 pinghu +0" in out.splitlines()
+    assert "    South 胡 on East's discard 5m: 1 番 (0 doublings): 平胡 pinghu +0" in (
+        out.splitlines())
 
 
 def test_examples_cover_the_worked_rules():
@@ -107,7 +108,9 @@ def test_seat_words_and_english_verbs_are_the_same():
     a = script.run(_script("甲 打 5m", "乙 胡", "丙 胡"))
     b = script.run(_script("E discard 5m", "S hu", "W win"))
     c = script.run(_script("1 打 5m", "2 胡 5m", "3 和"))
+    d = script.run(_script("East 打 5m", "south 胡", "西 胡"))  # the names the output uses
     assert list(a.game.delta) == list(b.game.delta) == list(c.game.delta) == [-5, 1, 4, 0]
+    assert list(d.game.delta) == [-5, 1, 4, 0]
 
 
 def test_colons_commas_and_a_rule_file_next_to_the_script(capsys, tmp_path):
@@ -154,9 +157,10 @@ def test_a_wall_that_cannot_be_filled_names_the_tiles_and_their_winners(capsys, 
     path.write_text(_script("甲 打 9p", "流局"), encoding="utf-8")
     code, out, err = call(capsys, "settle", str(path))
     assert code == 2 and out == ""
-    assert "line 11: cannot fill 乙's turn" in err
-    assert "tiles left: 2m x2 (丙 胡), 3m x2 (丙 胡), 5m (乙 自摸, 丙 胡, 甲 胡)," in err
-    assert "1s x2 (丁 胡), 8s x2 (丁 胡); write the draws, or end with `流局 过`" in err
+    assert "line 11: cannot fill South's turn" in err
+    assert ("tiles left: 2m x2 (West 胡), 3m x2 (West 胡), 5m (South 自摸, West 胡, East 胡),"
+            in err)
+    assert "1s x2 (North 胡), 8s x2 (North 胡); write the draws, or end with `流局 过`" in err
 
 
 def test_liuju_guo_plays_the_wall_out_with_the_wins_passed(capsys, tmp_path):
@@ -209,11 +213,11 @@ def test_end_of_script_passes_open_claims():
 
 BAD = [
     (["甲 打 5s"], 10, "tile not held"),
-    (["甲 打 9p", "乙 碰"], 11, "乙 碰 refused: tile not held (甲's 9p)"),
-    (["乙 打 5m"], 10, "甲 is to discard first"),
+    (["甲 打 9p", "乙 碰"], 11, "乙 碰 refused: tile not held (East's 9p)"),
+    (["乙 打 5m"], 10, "East is to discard first"),
     (["甲 打 5m", "乙 碰"], 11, "tile not held"),
     (["甲 打 5m", "丁 碰"], 11, "cannot meld the void suit"),
-    (["甲 打 9p", "乙 摸 3s", "丙 打 1s"], 12, "乙 is to discard first"),
+    (["甲 打 9p", "乙 摸 3s", "丙 打 1s"], 12, "South is to discard first"),
     (["甲 打 5m", "乙 胡 6m"], 11, "the tile on the table is 5m, not 6m"),
     (["甲 打 5m", "丁 胡"], 11, "丁 胡 refused: not a win"),
     (["甲 打 5m", "丁 碰 5m"], 11, "cannot meld the void suit"),
@@ -224,7 +228,7 @@ BAD = [
     (["甲 打"], 10, "needs a tile"),
     (["甲 打 9p", "rules chengdu"], 11, "must come before"),
     (["甲 打 5m", "乙 胡", "丙 胡", "乙 打 1m"], 13, "has won and left"),
-    (["甲 打 9p", "乙 自摸"], 11, "乙 is to draw first"),
+    (["甲 打 9p", "乙 自摸"], 11, "South is to draw first"),
 ]
 
 

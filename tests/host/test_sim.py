@@ -201,4 +201,4 @@ def test_sim_counts_the_fan_as_the_rule_text_does(capsys):
     wins = [w for d in json_lines(out)[:-1] for w in d["wins"]]
     assert wins and all(w["fan_shown"] == min(w["fan"], 4) + 1 for w in wins)
     code, out, err = call(capsys, "sim", "--rules", "chengdu", "--hands", "1", "--seed", "3")
-    assert "乙 胡 (甲 点炮) 4s 3 番 (2 doublings)" in out.splitlines()[0]
+    assert "South 胡 (East 点炮) 4s 3 番 (2 doublings)" in out.splitlines()[0]
