@@ -76,9 +76,12 @@ class View:
                 self.out("%s" % hands.fmt_action(r[1]))
                 for e in evs:
                     if e[0] == EV_WIN:
-                        self.out("  win: %s, fan %d" % (hands.SEAT_NAMES[e[1]], e[2]))
+                        self.out("  win: " + hands.fmt_win(self.game, e))
                     elif e[0] == EV_PAY:
                         self.out("  " + hands.fmt_pay(e))
+                checks = hands.fmt_checks(self.rs, evs)
+                if checks:
+                    self.out("  " + checks)
                 if not self.brief and r[1][0] != G.DEAL:
                     self.out("\n".join(state_lines(self.game)))
         elif t == T_ALERT and len(data) >= 3:

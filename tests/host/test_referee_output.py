@@ -135,3 +135,29 @@ def test_logs_list_archived_names_the_rules(capsys, ar):
     lines = out.splitlines()
     assert lines[0].split()[-1] == "rules"
     assert [ln.split()[-1] for ln in lines[1:]] == ["xuezhan", "chengdu", "tfmj-2024"]
+
+
+class _Events:
+    """A hand log that keeps its records as the table streams them to `monitor`."""
+
+    def __init__(self):
+        self.records = []
+
+    def append(self, rtype, payload):
+        self.records.append(bytes([rtype]) + bytes(payload))
+
+
+def test_monitor_shows_a_win_and_the_liuju_as_replay_does():
+    from mjtable import monitorcmd
+
+    rs = presets.get("chengdu")
+    log = _Events()
+    play(rs, 4, log=_Recorder(rs, log, 1000))
+    lines = []
+    view = monitorcmd.View(None, lines.append, brief=True)
+    view.rs = rs  # the ruleset the table plays: nothing to pull
+    for rec in log.records:
+        view.event(rec)
+    assert "  win: North 胡 2p on South's discard, 2 番 (1 doubling): 平胡 pinghu +0, 根 gen +1" \
+        in lines
+    assert "  流局 (wall empty): East 没叫, South 没叫, West 没叫" in lines
