@@ -8,56 +8,23 @@ sichuan.handlog, table.hostcmds' seal) and archived as `logs pull` does."""
 import csv
 import io
 import json
-import struct
 
 import pytest
 from gamekit import play
 from mjcall import call
 from mjtable import archive, logfmt
-from sichuan import game as G
-from sichuan import handlog, presets
-from sichuan import ruleset as R
-from table import hostcmds
-from table.link import Link
-from table.logstore import LogStore
-
-KEY = bytes(range(7, 39))
-TID = b"REFEREE1"
-
-
-class _Recorder:
-    """A handlog.Writer whose every action also becomes a log record."""
-
-    def __init__(self, rs, log, t0):
-        self.w = handlog.Writer(rs.crc(), rs[R.P_PLAYERS], 0, G.DIR_NEXT, t0)
-        self.log = log
-        log.append(hostcmds.T_HEAD, self.w.buf)
-
-    def record(self, a, evs):
-        mark = len(self.w.buf)
-        self.w.record(a, evs)
-        self.log.append(hostcmds.T_ACT, self.w.buf[mark:])
+from sichuan import presets
+from test_logs_archive import TID, _hand, _Recorder  # hands logged as the table logs them
 
 
 def archive_hands(tmp_path, plays):
     """An archive of sealed bot hands: plays = [(preset, seed)]. Returns its path."""
-    folder = str(tmp_path / "logs")
-    logs = LogStore(folder)
-    link = Link(lambda mv: 0, lambda mv: len(mv), key=KEY, table_id=TID)
-    host = hostcmds.install(link, logs, root=folder, table_id=TID)
     path = str(tmp_path / "ar.sqlite")
     ar = archive.Archive(path)
     for name, seed in plays:
-        rs = presets.get(name)
-        log = logs.new_log()
-        g = play(rs, seed, log=_Recorder(rs, log, 1000))
-        log.append(hostcmds.T_END, struct.pack("<%dh" % g.np, *g.delta))
-        host.seal(log)
-        log.close()
-        with open(logs.path(log.log_id), "rb") as f:
-            data = f.read()
-        ar.add_log(TID.hex(), log.log_id, logfmt.parse(data).head, data, "valid",
-                   "%08x" % rs.crc())
+        lid, data, _points = _hand(str(tmp_path / "logs"), seed, name)
+        ar.add_log(TID.hex(), lid, logfmt.parse(data).head, data, "valid",
+                   "%08x" % presets.get(name).crc())
     ar.close()
     return path
 
@@ -152,7 +119,7 @@ def test_monitor_shows_a_win_and_the_liuju_as_replay_does():
 
     rs = presets.get("chengdu")
     log = _Events()
-    play(rs, 4, log=_Recorder(rs, log, 1000))
+    play(rs, 4, log=_Recorder(rs, log))
     lines = []
     view = monitorcmd.View(None, lines.append, brief=True)
     view.rs = rs  # the ruleset the table plays: nothing to pull
