@@ -14,8 +14,9 @@ The format (README.md, "Settling a disputed hand", has the full description):
     丙 自摸 5m
     流局                           (the wall is played out: 荒庄)
 
-Seats: 甲乙丙丁, E S W N (东南西北) or 1-4, in play order. A line holds one
-seat and one or more actions; tiles use the calculator's notation. Draws
+Seats: 甲乙丙丁, E S W N, East South West North, 东南西北 or 1-4, in play
+order (output names them East South West North). A line holds one seat and
+one or more actions; tiles use the calculator's notation. Draws
 that do not matter may be left out: a turn the script skips is filled with a
 tile drawn and thrown at once (chosen from the tiles nobody has seen, never
 one that would let anyone win or claim when another exists, never a tile the
