@@ -13,6 +13,7 @@ The format (README.md, "Settling a disputed hand", has the full description):
     乙 打 3m                       (the replacement, drawn and thrown: implied)
     丙 自摸 5m
     流局                           (the wall is played out: 荒庄)
+    流局 过                        (... with the wins its last tiles offer passed)
 
 Seats: 甲乙丙丁, E S W N, East South West North, 东南西北 or 1-4, in play
 order (output names them East South West North). A line holds one seat and
