@@ -47,7 +47,8 @@ def main():
         if args and run(args) not in (0, 1):
             sys.exit("demo step %d failed" % i)
     print("%d. The whole hand as a referee's script (examples/settle/seed002.txt), settled by\n"
-          "   the game engine: 花猪 (甲), 查叫 (乙 pays 丁), 退杠钱 (乙), every payment and why:"
+          "   the game engine: 花猪 (甲), 查叫 (乙 pays 丁), 退杠钱 (乙), every payment and why\n"
+          "   (mjtable names the seats as the table labels them: 甲乙丙丁 = East South West North):"
           % (len(STEPS) + 1))
     if run(SETTLE) != 0:
         sys.exit("demo settlement failed")

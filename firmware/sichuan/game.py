@@ -584,13 +584,16 @@ class Game:
         tiles (n = 4: into a kong, so a wait on a fifth copy is none; n = 0: as
         they are). With rs baohu 2 (二合一, "允许请胡报胡时，在配牌有4对将时可以报胡")
         four pairs (a four is two) are ready too: drawing either single makes
-        five pairs and a single, a 请胡. Never after a kong: 请胡 has no meld."""
+        five pairs and a single, a 请胡. Never after a kong: 请胡 has no meld, nor
+        while the seat holds its void suit: a 报胡 seat throws what it draws, so
+        it could never shed the void (with 定缺 on, which 断卡根 has not)."""
         h = self.hand[s]
         lim = fan.meld_counts(self.meld_list(s), _lim)
         if n == 4:
             lim[f] += 4
         h[f] -= n
-        w = self.waits_limited(s, lim) or n < 4 and self.rs[_P_BAOHU] > 1 and self._pairs(s) > 3
+        w = self.waits_limited(s, lim) or (n < 4 and self.rs[_P_BAOHU] > 1
+                                           and self._pairs(s) > 3 and not void_held(self, s))
         h[f] += n
         return w
 

@@ -362,6 +362,19 @@ def tiles_in_play(rs):
     return 36 * ((m & 1) + (m >> 1 & 1) + (m >> 2 & 1))
 
 
+def playable(rs):
+    """(True, "") if a hand can be dealt and played under rs at all, else
+    (False, reason). The host checks it for every command that reads a
+    ruleset; table_can_run starts with it, so the words are the same."""
+    dealt = rs[P_PLAYERS] * rs[P_HAND_SIZE] + 1 + rs[P_JIAOMA]
+    tiles = tiles_in_play(rs)
+    if dealt > tiles:
+        return False, "the deal needs %d tiles but only %d are in play" % (dealt, tiles)
+    if rs[P_HUANSANZHANG] and rs[P_HSZ_DIRS] == 4 and rs[P_PLAYERS] != 4:
+        return False, "hsz_dirs = 4: 换三张 across needs 4 players, not %d" % rs[P_PLAYERS]
+    return True, ""
+
+
 def table_can_run(rs, seats=4, shows_wild=False):
     """(True, "") if a table can run ruleset rs, else (False, reason).
 
@@ -375,8 +388,4 @@ def table_can_run(rs, seats=4, shows_wild=False):
         return False, "players = %d but the table has %d seats" % (n, seats)
     if rs[P_TINGYONG] and not shows_wild:
         return False, "tingyong = %d: this table cannot show the 听用 wild tiles" % rs[P_TINGYONG]
-    dealt = n * rs[P_HAND_SIZE] + 1 + rs[P_JIAOMA]
-    tiles = tiles_in_play(rs)
-    if dealt > tiles:
-        return False, "the deal needs %d tiles but only %d are in play" % (dealt, tiles)
-    return True, ""
+    return playable(rs)

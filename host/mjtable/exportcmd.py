@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import sys
 
 from sichuan.settle import EV_PAY, EV_WIN
 
@@ -24,7 +25,7 @@ def add_parsers(sub):
     p.add_argument("--archive", metavar="PATH", action="append", default=None,
                    help="archive(s) to combine (default %s)"
                    % archive.default_path().replace("%", "%%"))
-    p.add_argument("--csv", metavar="OUT.csv", help="one row per hand")
+    p.add_argument("--csv", metavar="OUT.csv", help="one row per hand ('-': to stdout)")
     p.add_argument("--html", metavar="OUT.html", help="hands and standings")
     p.add_argument("--title", default="Sichuan mahjong: score sheet")
     p.set_defaults(func=export)
@@ -72,14 +73,15 @@ def summarise(ar, row: int) -> dict:
     h = hands.load(ar, row)
     wins: list = []
     pays: list = []
+    checks: list = []
 
     def each(a, evs, g, logged):
         for e in evs:
             if e[0] == EV_WIN:
-                frm = "self-drawn" if e[4] < 0 else "from " + hands.SEAT_NAMES[e[4]]
-                wins.append("%s wins, fan %d, %s" % (hands.SEAT_NAMES[e[1]], e[2], frm))
+                wins.append(hands.fmt_win(g, e))
             elif e[0] == EV_PAY:
                 pays.append(hands.fmt_pay(e))
+        checks.append(hands.fmt_checks(g.rs, evs))
 
     g, diffs = hands.run(h, each)
     table = h.log.end_points()
@@ -89,7 +91,8 @@ def summarise(ar, row: int) -> dict:
         diffs.append("points differ: table %s, engine %s" % (table, list(g.delta)))
     return {"table": h.table_id, "log": h.log_id, "rules": h.rs.name, "seal": h.seal,
             "points": table, "wins": wins,  # None: no result (in play, or cut short)
-            "payments": pays, "checked": not diffs, "differences": diffs,
+            "payments": pays, "checks": [c for c in checks if c], "checked": not diffs,
+            "differences": diffs,
             "head": h.log.head, "follows": h.log.follows()}
 
 
@@ -127,7 +130,10 @@ def standings(hs) -> list:
 
 
 def to_csv(hs) -> str:
+    """The sheet as CSV text, starting with a UTF-8 BOM: without it Excel reads
+    the file as the system's code page and garbles 汉字 (家里规矩, 自摸)."""
     f = io.StringIO()
+    f.write("\ufeff")
     w = csv.writer(f)
     w.writerow(["table", "log", "rules", "seal", "East", "South", "West", "North",
                 "wins", "chain", "checked"])
@@ -167,7 +173,8 @@ def to_html(hs, title: str, gaps=()) -> str:
     for h in hs:
         cells = ("".join(_pts(v) for v in h["points"]) if h["points"] is not None
                  else "<td colspan='4' class='bad'>no result</td>")
-        body = "".join("<div>%s</div>" % e(w) for w in h["wins"]) or "<div>no win</div>"
+        body = "".join("<div>%s</div>" % e(w) for w in h["wins"] + h.get("checks", [])) or (
+            "<div>no win</div>")
         body += "<details><summary>%d payment(s)</summary>%s</details>" % (
             len(h["payments"]), "".join("<div>%s</div>" % e(p) for p in h["payments"]))
         if not h["checked"]:
@@ -185,20 +192,34 @@ def export(args):
     if not args.csv and not args.html:
         raise BadInput("give --csv OUT.csv and/or --html OUT.html")
     archives = args.archive or [archive.default_path()]
+    if args.html == "-":
+        raise BadInput("--html -: only the CSV can go to stdout; give --html OUT.html")
     outs = [p for p in (args.csv, args.html) if p]
     for p in outs:  # both can be written, and neither is an archive, before either is
-        check_target(p, archives)
+        if p != "-":
+            check_target(p, archives)
     hs = collect(archives)
     gaps = mark_gaps(hs)
-    if args.csv:
+    if args.csv == "-":
+        sys.stdout.flush()
+        raw = getattr(sys.stdout, "buffer", None)  # UTF-8 whatever the terminal's encoding
+        if raw is not None:
+            raw.write(to_csv(hs).encode("utf-8"))
+            raw.flush()
+        else:
+            sys.stdout.write(to_csv(hs))
+    elif args.csv:
         write_file(args.csv, to_csv(hs), archives)
     if args.html:
         write_file(args.html, to_html(hs, args.title, gaps), archives)
     st = standings(hs)
+    # with the CSV on stdout, the summary goes to stderr so the CSV stays whole
+    say = sys.stderr if args.csv == "-" else sys.stdout
     print("%d hand(s) from %d table(s) exported to %s" % (
-        len(hs), len({h["table"] for h in hs}), " and ".join(outs)))
+        len(hs), len({h["table"] for h in hs}),
+        " and ".join("stdout" if p == "-" else p for p in outs)), file=say)
     for g in gaps:
-        print("INCOMPLETE: " + g)
+        print("INCOMPLETE: " + g, file=say)
     if st:
-        print("leader: %s %+d" % (st[0][1], st[0][2]))
+        print("leader: %s %+d" % (st[0][1], st[0][2]), file=say)
     return 0

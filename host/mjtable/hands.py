@@ -4,16 +4,17 @@ table's own rules core on CPython). Used by replay, rescore and export."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from sichuan import game as G
 from sichuan import handlog, meld, tiles
 from sichuan import ruleset as R
-from sichuan.settle import EV_ACCEPTED, EV_PAY, EV_WIN
+from sichuan.settle import CK_READY, EV_ACCEPTED, EV_CHECK, EV_PAY, EV_WIN
 
-from . import BadInput, logfmt, names, rulefile
+from . import BadInput, logfmt, names, rulefile, winfmt
 
-SEAT_NAMES = ("East", "South", "West", "North", "Seat5")
+SEAT_NAMES = names.SEAT_NAMES
 
 
 @dataclass
@@ -27,6 +28,7 @@ class Hand:
     rs: object = None
     header: tuple = ()
     records: list = field(default_factory=list)
+    stopped: int | None = None  # the action the engine refused (run), if any
 
 
 def load(ar, row: int, rules: str | None = None) -> Hand:
@@ -84,8 +86,55 @@ def fmt_action(a) -> str:
 
 
 def fmt_pay(e) -> str:
-    reason = names.PAY_NAMES[e[4]] if e[4] < len(names.PAY_NAMES) else str(e[4])
-    return "%s pays %s %d (%s)" % (SEAT_NAMES[e[1]], SEAT_NAMES[e[2]], e[3], reason)
+    if e[4] >= len(names.PAY_NAMES):
+        return "%s pays %s %d (reason %d)" % (SEAT_NAMES[e[1]], SEAT_NAMES[e[2]], e[3], e[4])
+    return "%s pays %s %d %s (%s)" % (SEAT_NAMES[e[1]], SEAT_NAMES[e[2]], e[3],
+                                      names.PAY_ZH[e[4]], names.PAY_NAMES[e[4]])
+
+
+def fmt_win(g, e) -> str:
+    """`North 自摸 5m, 2 番: 清一色 qingyise +2` (g: the game just after the win)."""
+    how = "自摸 %s" % tiles.name(e[5]) if e[4] < 0 else "胡 %s on %s's discard" % (
+        tiles.name(e[5]), SEAT_NAMES[e[4]])
+    extra = " ".join(names.flags_of(e[3] & ~1, zh=True))
+    return "%s %s, %s%s: %s" % (SEAT_NAMES[e[1]], how, winfmt.fan_text(g.rs, e[2]),
+                                " (%s)" % extra if extra else "",
+                                winfmt.patterns_text(winfmt.win_patterns(g, e)))
+
+
+def fmt_checks(rs, evs) -> str:
+    """The 流局 verdicts of one action's events: `流局: East 听牌 (2 番), South 没叫`,
+    or "" if it made none."""
+    out = []
+    for e in evs:
+        if e[0] == EV_CHECK:
+            v = " (%s)" % winfmt.fan_text(rs, e[3]) if e[2] == CK_READY else ""
+            out.append("%s %s%s" % (SEAT_NAMES[e[1]], names.CHECK_ZH[e[2]], v))
+    return "流局 (wall empty): " + ", ".join(out) if out else ""
+
+
+def reason_text(r) -> str:
+    """A refusal reason's text (names.REASONS), its number if unknown."""
+    return names.REASONS[r] if 0 <= r < len(names.REASONS) else "reason %d" % r
+
+
+def duration_text(h) -> str:
+    """How long the hand was played by the table's clock: `23 min 5 s, 138 actions`."""
+    acts = [r[1] for r in h.records if r[0] == handlog.REC_ACTION]
+    if not acts:
+        return "no actions"
+    ms = acts[-1][3] - h.header[4]
+    if ms < 0:
+        return "for an unknown time, %d actions" % len(acts)
+    m, sec = divmod(ms // 1000, 60)
+    return "%s%d s, %d action%s" % ("%d min " % m if m else "", sec, len(acts),
+                                     "" if len(acts) == 1 else "s")
+
+
+def pulled_text(ar, row: int) -> str:
+    """When the host archived the hand (UTC): the log itself holds no wall time."""
+    t = next((r[7] for r in ar.logs() if r[0] == row), None)
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t)) if t else "unknown"
 
 
 def melds_text(g, s) -> str:
@@ -126,8 +175,9 @@ def run(h: Hand, each=None):
             i += 1
         evs = g.apply(r[1])
         if evs[0][0] != EV_ACCEPTED:
-            diffs.append("action %d (%s) refused by the engine: reason %d"
-                         % (i, fmt_action(r[1]), evs[0][2]))
+            h.stopped = i
+            diffs.append("action %d (%s) refused by the engine: %s; the replay stops there"
+                         % (i, fmt_action(r[1]), reason_text(evs[0][2])))
             break
         paid = [(e[1], e[2], e[3], e[4]) for e in evs if e[0] == EV_PAY]
         if paid != logged:

@@ -74,15 +74,23 @@ def table_logs(link: L.Link) -> list:
         start = out[-1][0] + 1
 
 
+def _rules_name(ar, crc):
+    """The name of the ruleset a log's CRC names (archived or a preset), else the CRC."""
+    from .hands import ruleset_of
+
+    rs = ruleset_of(ar, int(crc, 16)) if crc else None
+    return rs.name if rs is not None else (crc or "-")
+
+
 def list_(args):
     if args.archived:
         ar = archive.Archive(args.archive, create=False)
         rows = ar.logs()
-        print("%5s  %-16s %6s %7s  %-9s %-8s %s" % ("hand", "table", "log", "bytes", "seal",
-                                                  "rules", "head"))
-        for r in rows:
-            print("%5d  %-16s %6d %7d  %-9s %-8s %s" % (r[0], r[1], r[2], r[4], r[5],
-                                                      r[6] or "-", r[3]))
+        print("%5s  %-16s %6s %7s  %-9s %-16s %s" % ("hand", "table", "log", "bytes", "seal",
+                                                   "head", "rules"))
+        for r in rows:  # the rules last: a name is up to 32 bytes of 汉字 or letters
+            print("%5d  %-16s %6d %7d  %-9s %-16s %s" % (r[0], r[1], r[2], r[4], r[5],
+                                                       r[3], _rules_name(ar, r[6])))
         return 0
     link = findport.connect(args)
     logs = table_logs(link)

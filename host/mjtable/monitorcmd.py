@@ -59,12 +59,6 @@ def action_text(g, a) -> str:
     return hands.fmt_action(a)
 
 
-def win_text(e) -> str:
-    """An EV_WIN event: (EV_WIN, seat, fan, flags, from seat or -1, face)."""
-    how = "自摸" if e[4] < 0 else "胡 on %s's discard" % _seat(e[4])
-    return "win: %s %s %s, fan %d" % (_seat(e[1]), how, tiles.name(e[5]), e[2])
-
-
 def alert_text(data: bytes) -> str:
     """A T_ALERT record: seat, alert code, engine reason, t u32."""
     seat, code, reason = data[0], data[1], data[2]
@@ -138,9 +132,12 @@ class View:
                 self.out(text)
                 for e in evs:
                     if e[0] == EV_WIN:
-                        self.out("  " + win_text(e))
+                        self.out("  win: " + hands.fmt_win(self.game, e))
                     elif e[0] == EV_PAY:
                         self.out("  " + hands.fmt_pay(e))
+                checks = hands.fmt_checks(self.rs, evs)
+                if checks:
+                    self.out("  " + checks)
                 if live and not self.brief and r[1][0] != G.DEAL:
                     self.out("\n".join(state_lines(self.game)))
         elif t == T_ALERT and len(data) >= 3:

@@ -6,6 +6,16 @@ Index each tuple by its code; tests/host/test_names.py checks the lengths
 against the core's last code.
 """
 
+# Seats as every command prints them: the table's own seat names (its seat
+# labels are 东南西北); scripts also take 甲乙丙丁, E S W N, 东南西北 and 1-4.
+SEAT_NAMES = ("East", "South", "West", "North", "Fifth")
+
+
+def seat_name(s):
+    """The name of seat s (0-based) in output."""
+    return SEAT_NAMES[s] if 0 <= s < len(SEAT_NAMES) else "seat %d" % (s + 1)
+
+
 # sichuan.game action kinds (16 is the hand log's payment tag, not an action).
 ACTION_NAMES = ("deal", "exchange", "dingque", "draw", "discard", "peng", "zhigang",
                 "bugang", "angang", "hu", "pass", "ma", "baohu", "qinghu", "benjin", "fei",
@@ -22,6 +32,12 @@ EVENT_NAMES = ("accepted", "refused", "pay", "prompt", "win", "hand_end", "phase
                "exchanged", "voids", "check", "ma")
 PAY_NAMES = ("gang_zhi", "gang_maomao", "gang_bu", "gang_an", "dianpao", "zimo",
              "qianggang", "bao", "zhuanyi", "huazhu", "chajiao", "tuigang")
+PAY_ZH = ("直杠", "毛毛雨", "补杠 刮风", "暗杠 下雨", "点炮", "自摸", "抢杠胡", "点杠花 包",
+          "呼叫转移", "查花猪", "查叫", "退杠钱")
+
+# sichuan.settle EV_CHECK statuses (流局): JSON names and 汉字.
+CHECK_NAMES = ("ready", "not_ready", "huazhu")
+CHECK_ZH = ("听牌", "没叫", "花猪")
 
 # sichuan.fan win flags, bit i: the JSON name and the 汉字.
 WIN_FLAGS = (("zimo", "自摸"), ("gangshanghua", "杠上花"), ("gangshangpao", "杠上炮"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 
 from sichuan import game as G
+from sichuan import ruleset as R
 from sichuan import tiles
 
 from . import archive, hands
@@ -39,13 +40,28 @@ def state_lines(g) -> list:
     return out
 
 
+# 换三张 directions (sichuan.game DIR_*): where each seat's three go
+EXCHANGE_TO = {G.DIR_NEXT: "下家 (next seat)", G.DIR_PREV: "上家 (previous seat)",
+               G.DIR_ACROSS: "对家 (across)"}
+LEGEND = "(a * after a discard: another seat claimed it with 碰, 杠 or 胡)"
+
+
+def header_lines(ar, h) -> list:
+    crc, _players, dealer, direction, _t0 = h.header
+    line = "hand %d: table %s log %d, seal %s, ruleset %s (CRC %08X), dealer %s" % (
+        h.row, h.table_id, h.log_id, h.seal, h.rs.name, crc, hands.SEAT_NAMES[dealer])
+    if h.rs[R.P_HUANSANZHANG]:
+        line += ", 换三张 to " + EXCHANGE_TO.get(direction, "direction %d" % direction)
+    return [line, "played %s (table clock); pulled %s" % (hands.duration_text(h),
+                                                          hands.pulled_text(ar, h.row))]
+
+
 def replay(args):
     ar = archive.Archive(args.archive, create=False)
     h = hands.load(ar, ar.find_hand(args.hand), args.rules)
-    crc, players, dealer, direction, _t0 = h.header
-    print("hand %d: table %s log %d, seal %s, ruleset %s (CRC %08X), dealer %s, exchange %d"
-          % (h.row, h.table_id, h.log_id, h.seal, h.rs.name, crc,
-             hands.SEAT_NAMES[dealer], direction))
+    print("\n".join(header_lines(ar, h)))
+    if not args.brief:
+        print(LEGEND)
     step = [0]
     interactive = args.step and sys.stdin.isatty()
 
@@ -53,7 +69,10 @@ def replay(args):
         step[0] += 1
         print("%3d  %s" % (step[0], hands.fmt_action(a)))
         for e in hands.wins(evs):
-            print("     win: %s, fan %d" % (hands.SEAT_NAMES[e[1]], e[2]))
+            print("     win: " + hands.fmt_win(g, e))
+        checks = hands.fmt_checks(g.rs, evs)
+        if checks:
+            print("     " + checks)
         for e in evs:
             if e[0] == 2:  # EV_PAY
                 print("     " + hands.fmt_pay(e))
@@ -66,10 +85,12 @@ def replay(args):
     table = h.log.end_points()
     if table is None:  # no result to print: the log holds none
         print("no result: the log ends before the hand did (in play when pulled, or cut short)")
+    elif h.stopped is not None:  # the engine's points so far are no result
+        print("end: none; the replay stopped where the engine refused an action")
     elif not diffs or table == list(g.delta):
         print("end: %s" % "  ".join("%s %+d" % (hands.SEAT_NAMES[s], table[s])
                                      for s in range(len(table))))
-    if table is not None and table != list(g.delta):
+    if table is not None and h.stopped is None and table != list(g.delta):
         diffs.append("points: table recorded %s, engine gives %s" % (table, list(g.delta)))
     for d in diffs:
         print("DIFFERENCE: " + d)

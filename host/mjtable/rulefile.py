@@ -12,9 +12,15 @@ A rule file starts from a preset and overrides parameters by name:
 Values are integers; a 0/1 parameter also takes true/false; a fan value also
 takes "none" (no such pattern) or "cap" (满格: worth the cap itself); `cap`
 also takes "none" (no cap). An unknown key or a bad value is a BadInput
-error naming the file and the key.
+error naming the file and the key (with the nearest names for a typo).
+`base` may also name another rule file (relative to this one). Preset names
+match case-insensitively, `-` and `_` alike. A file may start with a UTF-8 BOM.
+
+Every ruleset `load` returns is playable (the core's ruleset.playable, the
+check the table makes when a ruleset is pushed): one check for every command.
 """
 
+import difflib
 import os
 import tomllib
 
@@ -32,12 +38,40 @@ def _presets():
     return presets
 
 
+def _fold(name):
+    """A preset name as it is matched: case and `-`/`_` do not matter."""
+    return name.lower().replace("_", "-")
+
+
+def _did_you_mean(word, choices, cutoff=0.6):
+    """` (did you mean 'x'?)` for the choices near word, else ``."""
+    near = difflib.get_close_matches(word, choices, n=3, cutoff=cutoff)
+    return " (did you mean %s?)" % " or ".join(repr(c) for c in near) if near else ""
+
+
+def preset_name(name):
+    """The preset's own spelling of a name (`TFMJ_2024` -> `tfmj-2024`), or None."""
+    for n in _presets().names():
+        if _fold(n) == _fold(name):
+            return n
+    return None
+
+
 def preset(name):
     """Ruleset of a preset name; BadInput listing the names if unknown."""
     p = _presets()
-    if name not in p.names():
-        raise BadInput("unknown preset %r (presets: %s)" % (name, ", ".join(p.names())))
-    return p.get(name)
+    real = preset_name(name)
+    if real is None:
+        folded = {_fold(n): n for n in p.names()}
+        near = difflib.get_close_matches(_fold(name), list(folded), n=3, cutoff=0.6)
+        raise BadInput("unknown preset %r%s (presets: %s)" % (
+            name, _did_you_mean(name, [folded[n] for n in near], 0), ", ".join(p.names())))
+    return p.get(real)
+
+
+def _all_keys():
+    keys = [ruleset.param_name(pid) for pid in range(ruleset.P_FAN0)]
+    return keys + ["fan." + pat for pat in ruleset.PATTERNS] + list(_META)
 
 
 def _value(where, pid, v):
@@ -50,6 +84,9 @@ def _value(where, pid, v):
         return int(v)
     if isinstance(v, str):
         word = v.strip().lower()
+        if (lo, hi) == (0, 1) and word in ("yes", "no", "on", "off", "true", "false"):
+            raise BadInput("%s: %r is a string; write true or false (no quotes), or 1 or 0"
+                           % (where, v))
         if pid >= ruleset.P_FAN0 and word == "none":
             return ruleset.NONE
         if pid >= ruleset.P_FAN0 and word == "cap":
@@ -58,6 +95,9 @@ def _value(where, pid, v):
             return -1
         raise BadInput("%s: %r is not a valid value (expected an integer %d..%d)"
                        % (where, v, lo, hi))
+    if isinstance(v, (list, dict)):
+        raise BadInput("%s: %r: one value, not a %s (expected an integer %d..%d)"
+                       % (where, v, "list" if isinstance(v, list) else "table", lo, hi))
     if not isinstance(v, int):
         raise BadInput("%s: %r is not an integer" % (where, v))
     if v < lo or v > hi:
@@ -77,19 +117,36 @@ def _flatten(table, prefix=""):
     return out
 
 
-def from_toml(data, source="<rules>", default_name=None):
-    """Ruleset of a parsed TOML document (dict). `source` names it in errors."""
+def _base(data, source, chain):
+    """The ruleset `base =` names: a preset, or a rule file relative to `source`."""
     base = data.get("base")
     if base is None:
         raise BadInput('%s: missing key "base" (the preset to start from, e.g. base = "xuezhan")'
                        % source)
     if not isinstance(base, str):
-        raise BadInput("%s: base: expected a preset name, got %r" % (source, base))
+        raise BadInput("%s: base: expected a preset name or a rule file, got %r" % (source, base))
+    path = os.path.join(os.path.dirname(source), base) if chain else base
+    if preset_name(base) is None and (base.endswith(".toml") or os.path.isfile(path)):
+        real = os.path.realpath(path)
+        if real in chain:
+            raise BadInput("%s: base: %s is a loop (%s)" % (
+                source, base, " -> ".join(list(chain.values()) + [path])))
+        chain[real] = path
+        return _load_toml(path, chain)
     try:
-        rs = preset(base).copy()
+        return preset(base)
     except BadInput as e:
         raise BadInput("%s: base: %s" % (source, e)) from None
-    name = data.get("name", default_name or base)
+
+
+def from_toml(data, source="<rules>", default_name=None, chain=None):
+    """Ruleset of a parsed TOML document (dict). `source` names it in errors;
+    chain: {real path: path} of the rule files being read (`base =` loops)."""
+    rs = _base(data, source, chain if chain is not None else {}).copy()
+    if "fan" in data and not isinstance(data["fan"], dict):
+        raise BadInput("%s: fan: expected a table of pattern values ([fan] then qingyise = 2,"
+                       " or fan.qingyise = 2), got %r" % (source, data["fan"]))
+    name = data.get("name", default_name or rs.name)
     if not isinstance(name, str) or not 1 <= len(name.encode()) <= 32:
         raise BadInput("%s: name: expected a string of 1..32 bytes, got %r" % (source, name))
     rs.name = name
@@ -97,7 +154,8 @@ def from_toml(data, source="<rules>", default_name=None):
         try:
             pid = ruleset.param_id(key)
         except KeyError:
-            raise BadInput("%s: unknown key %r" % (source, key)) from None
+            raise BadInput("%s: unknown key %r%s" % (source, key, _did_you_mean(
+                key, _all_keys()))) from None
         rs.set(pid, _value("%s: %s" % (source, key), pid, v))
     return rs
 
@@ -105,7 +163,8 @@ def from_toml(data, source="<rules>", default_name=None):
 def _read_toml(path):
     try:
         with open(path, "rb") as f:
-            return tomllib.load(f)
+            # utf-8-sig: Windows Notepad starts a UTF-8 file with a BOM
+            return tomllib.loads(f.read().decode("utf-8-sig"))
     except OSError as e:
         raise BadInput("%s: cannot read: %s" % (path, e.strerror or e)) from None
     except tomllib.TOMLDecodeError as e:
@@ -114,10 +173,18 @@ def _read_toml(path):
         raise BadInput("%s: not UTF-8 text (byte %d); save it as UTF-8" % (path, e.start)) from None
 
 
+def _load_toml(path, chain):
+    if not os.path.isfile(path):
+        raise BadInput("rule file %r not found" % path)
+    chain.setdefault(os.path.realpath(path), path)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    return from_toml(_read_toml(path), path, stem.encode()[:32].decode("utf-8", "ignore") or None,
+                     chain)
+
+
 def load_toml(path):
     """Ruleset of a TOML rule file; BadInput naming the file and the key."""
-    stem = os.path.splitext(os.path.basename(path))[0]
-    return from_toml(_read_toml(path), path, stem.encode()[:32].decode("utf-8", "ignore") or None)
+    return _load_toml(path, {})
 
 
 def load_blob(path):
@@ -133,10 +200,10 @@ def load_blob(path):
         raise BadInput("%s: %s" % (path, e)) from None
 
 
-def load(spec):
-    """Ruleset of `--rules SPEC`: a preset name, a .toml file or a compiled blob."""
-    if spec is None:
-        spec = "xuezhan"
+def _load_any(spec):
+    if os.path.isdir(spec):
+        raise BadInput("%s is a directory; --rules takes a preset name, a .toml rule file or"
+                       " a compiled blob" % spec)
     if os.path.isfile(spec):
         with open(spec, "rb") as f:
             magic = f.read(2)
@@ -146,11 +213,23 @@ def load(spec):
     return preset(spec)
 
 
+def load(spec):
+    """Ruleset of `--rules SPEC`: a preset name, a .toml file or a compiled blob.
+    BadInput if no hand can be played under it (the reason `rules push` gives)."""
+    if spec is None:
+        spec = "xuezhan"
+    rs = _load_any(spec)
+    ok, why = ruleset.playable(rs)
+    if not ok:
+        raise BadInput("%s: %s" % (spec, why))
+    return rs
+
+
 def base_of(spec):
-    """The preset a rule file starts from (a Ruleset), or None for a preset or a blob."""
+    """The ruleset a rule file starts from (its `base`), or None for a preset or a blob."""
     if spec is None or not os.path.isfile(spec):
         return None
     with open(spec, "rb") as f:
         if f.read(2) == b"SR":
             return None
-    return preset(_read_toml(spec)["base"])
+    return _base(_read_toml(spec), spec, {os.path.realpath(spec): spec})

@@ -13,9 +13,11 @@ The format (README.md, "Settling a disputed hand", has the full description):
     乙 打 3m                       (the replacement, drawn and thrown: implied)
     丙 自摸 5m
     流局                           (the wall is played out: 荒庄)
+    流局 过                        (... with the wins its last tiles offer passed)
 
-Seats: 甲乙丙丁, E S W N (东南西北) or 1-4, in play order. A line holds one
-seat and one or more actions; tiles use the calculator's notation. Draws
+Seats: 甲乙丙丁, E S W N, East South West North, 东南西北 or 1-4, in play
+order (output names them East South West North). A line holds one seat and
+one or more actions; tiles use the calculator's notation. Draws
 that do not matter may be left out: a turn the script skips is filled with a
 tile drawn and thrown at once (chosen from the tiles nobody has seen, never
 one that would let anyone win or claim when another exists, never a tile the
@@ -30,11 +32,11 @@ from sichuan import game as G
 from sichuan import ruleset as R
 from sichuan.settle import EV_ACCEPTED, EV_CHECK, EV_HAND_END, EV_PAY, EV_WIN
 
-from . import BadInput, rulefile
+from . import BadInput, names, rulefile, winfmt
 from .names import REASONS
 
 SEAT_WORDS = ("甲乙丙丁", "ESWN", "东南西北", "1234")
-SEAT_NAMES = "甲乙丙丁"
+SEAT_FULL = ("east", "south", "west", "north")  # as the output names them
 
 # verb words -> verb id
 V_HAND, V_GIVE, V_QUE, V_DRAW, V_DISCARD, V_PENG, V_GANG, V_ZHIGANG, V_ANGANG, \
@@ -67,6 +69,8 @@ DIRECTIONS = {"next": G.DIR_NEXT, "下家": G.DIR_NEXT, "逆时针": G.DIR_NEXT,
               "顺时针": G.DIR_PREV, "clockwise": G.DIR_PREV, "across": G.DIR_ACROSS,
               "对家": G.DIR_ACROSS}
 END_WORDS = ("流局", "荒庄", "exhaust", "wall-out", "end")
+# `流局 过`: the wall ran out with winning tiles in it, each win passed
+END_PASS_WORDS = ("过", "pass")
 
 
 class ScriptError(BadInput):
@@ -92,17 +96,20 @@ class Script:
         self.rules = None       # (line, spec)
         self.dealer = 0
         self.direction = None   # (line, dir) or None
-        self.steps = []         # Step, or ("end", line)
+        self.steps = []         # Step, or ("end", line, wins passed: `流局 过`)
 
 
 def seat_of(word, line):
     w = word.rstrip(":：")
-    for names in SEAT_WORDS:
-        if len(w) == 1 and w in names:
-            return names.index(w)
-        if len(w) == 1 and w.upper() in names:
-            return names.index(w.upper())
-    raise ScriptError("line %d: %r is not a seat (甲乙丙丁, E S W N, 东南西北 or 1-4)"
+    if w.lower() in SEAT_FULL:
+        return SEAT_FULL.index(w.lower())
+    for words in SEAT_WORDS:
+        if len(w) == 1 and w in words:
+            return words.index(w)
+        if len(w) == 1 and w.upper() in words:
+            return words.index(w.upper())
+    raise ScriptError("line %d: %r is not a seat (East South West North, E S W N, 甲乙丙丁,"
+                      " 东南西北 or 1-4)"
                       % (line, word))
 
 
@@ -139,8 +146,9 @@ def parse(text):
                                   % (no, words[0]))
             _header(sc, HEADERS[head], words, no)
             continue
-        if len(words) == 1 and head in END_WORDS:
-            sc.steps.append(("end", no))
+        if head in END_WORDS and (len(words) == 1 or (
+                len(words) == 2 and words[1].lower() in END_PASS_WORDS)):
+            sc.steps.append(("end", no, len(words) == 2))
             seen_action = True
             continue
         seen_action = True
@@ -215,8 +223,9 @@ class Result:
     """What a script did. events: (line, filled, event) for every engine event
     (filled: made by a filled turn or an implied 过); game: the final Game."""
 
-    def __init__(self, rs, game, events, filled, rules_note, lines=None):
+    def __init__(self, rs, game, events, filled, rules_note, lines=None, patterns=()):
         self.lines = lines or {}  # line number -> its text without the comment
+        self.patterns = list(patterns)  # per win, in order: winfmt.win_patterns
         self.rs = rs
         self.game = game
         self.events = events
@@ -239,8 +248,7 @@ class Result:
         return -1
 
 
-def seat_name(s):
-    return SEAT_NAMES[s] if 0 <= s < 4 else str(s + 1)
+seat_name = names.seat_name
 
 
 class Runner:
@@ -257,6 +265,7 @@ class Runner:
             ln = sc.direction[0] if sc.direction else 1
             raise ScriptError("line %d: %s" % (ln, e)) from None
         self.events = []
+        self.patterns = []  # of each win, scored just after it
         self.last = None  # the last action applied
         self.last_filled = False  # ... and whether a filled turn made it (passes aside)
         self.filled = 0
@@ -279,6 +288,8 @@ class Runner:
             raise ScriptError("line %d: %s refused: %s" % (line, text, self._why(a, ev[0][2])))
         for e in ev:
             self.events.append((line, filled, e))
+            if e[0] == EV_WIN:
+                self.patterns.append(winfmt.win_patterns(self.g, e))
         self.last = a
         if a[0] != G.PASS:
             self.last_filled = filled
@@ -317,9 +328,11 @@ class Runner:
     def free(self, f):
         return 4 - self.g.seen[f] - self.reserved[f]
 
-    def _pick(self, s, line):
+    def _pick(self, s, line, pass_wins=False):
         """A tile seat s may draw and throw at once without changing anything
-        that matters; ScriptError if none is left."""
+        that matters; ScriptError if none is left. pass_wins (`流局 过`): a
+        tile that hands a win may be taken when no other is left; the win is
+        passed (the engine refuses that pass where a win is forced)."""
         g = self.g
         rs = self.rs
         h = g.hand[s]
@@ -346,17 +359,48 @@ class Runner:
                     hu = 1
                 elif m:
                     peng = 1
-            if hu:
+            if hu and not pass_wins:
                 continue
-            key = (self.named[f] > 0, self._wanted(s, f), peng, selfwin, -self.free(f), f)
+            key = (hu, self.named[f] > 0, self._wanted(s, f), peng, selfwin, -self.free(f), f)
             if bkey is None or key < bkey:
                 best, bkey = f, key
         if best < 0:
-            why = " (%s holds its void suit and no %s is left)" % (
-                seat_name(s), "万筒条"[v]) if need_void else ""
+            if need_void:
+                why = " (%s holds its void suit and no %s is left)" % (seat_name(s), "万筒条"[v])
+            else:
+                why = "; %s" % self._winners_left(s)
             raise ScriptError("line %d: cannot fill %s's turn before this line: no tile to "
-                              "draw and throw%s; write the draws" % (line, seat_name(s), why))
+                              "draw and throw%s; write the draws%s" % (
+                                  line, seat_name(s), why,
+                                  "" if need_void or pass_wins else
+                                  ", or end with `流局 过` if the wall ran out with those "
+                                  "wins passed"))
         return best
+
+    def _winners_left(self, s):
+        """The tiles nobody has seen, and who would win on each if seat s drew
+        it: `left 5m x2 (乙 丙 胡), 1s (丁 自摸)`."""
+        g = self.g
+        parts = []
+        for f in range(27):
+            n = 4 - g.seen[f]
+            if n <= 0 or not self.rs[R.P_SUITS] >> (f // 9) & 1:
+                continue
+            who = []
+            h = g.hand[s]
+            h[f] += 1
+            if not claims.void_held(g, s) and shape.is_win(h, g.void[s] if g.void[s] < 3 else -1):
+                who.append("%s 自摸" % seat_name(s))
+            h[f] -= 1
+            for k in range(1, self.np):
+                t = (s + k) % self.np
+                if claims.discard_mask(g, t, f) & claims.C_HU:
+                    who.append("%s 胡" % seat_name(t))
+            if self.reserved[f]:
+                who.append("named by a later line")
+            parts.append("%s%s%s" % (tiles.name(f), " x%d" % n if n > 1 else "",
+                                     " (%s)" % ", ".join(who) if who else ""))
+        return "tiles left: %s" % (", ".join(parts) or "none")
 
     def _wanted(self, s, f):
         """1 if another seat holding its void suit needs tiles of f's suit."""
@@ -366,10 +410,10 @@ class Runner:
                 return 1
         return 0
 
-    def fill_turn(self, line):
+    def fill_turn(self, line, pass_wins=False):
         g = self.g
         s = g.turn
-        f = self._pick(s, line)
+        f = self._pick(s, line, pass_wins)
         self.filled += 1
         self.apply((G.DRAW, s, f), line, "filled turn", True)
         self.apply((G.DISCARD, s, f), line, "filled turn", True)
@@ -389,8 +433,9 @@ class Runner:
                 return
         raise ScriptError("line %d: no open claim to pass" % line)  # not reached
 
-    def play_out(self, line):
-        """流局: fill every remaining turn until the wall is empty."""
+    def play_out(self, line, pass_wins=False):
+        """流局: fill every remaining turn until the wall is empty (pass_wins:
+        `流局 过`, see _pick)."""
         g = self.g
         if g.phase == G.PH_END:
             raise ScriptError("line %d: 流局, but the hand is already over" % line)
@@ -400,7 +445,7 @@ class Runner:
             if G.claim_open(g.phase):
                 self.pass_one(line, "流局")
             elif g.phase == G.PH_DRAW:
-                self.fill_turn(line)
+                self.fill_turn(line, pass_wins)
             else:
                 raise ScriptError("line %d: %s is to discard before the wall runs out; "
                                   "write what %s threw" % (line, seat_name(g.turn),
@@ -410,10 +455,13 @@ class Runner:
 
     # -- one step
 
-    def step(self, st):
+    def _release(self, st):
+        """The line's own tile is no longer kept out of filled turns."""
         if st.face >= 0 and self.reserved[st.face]:
             self.reserved[st.face] -= 1
             self.named[st.face] -= 1
+
+    def step(self, st):
         g = self.g
         s = st.seat
         if s >= self.np:
@@ -431,7 +479,10 @@ class Runner:
         if g.phase < G.PH_DRAW:
             raise ScriptError("line %d: %s refused: the hand has not started (%s)"
                               % (st.line, text, self._now()))
+        # the turns before this line are filled while its tile is still kept
+        # out of them (a filled turn taking it would make the line a fifth copy)
         self._reach(st)
+        self._release(st)
         return self._act(st)
 
     def _is_claim(self, st):
@@ -592,7 +643,7 @@ def run(text, default_rules="xuezhan", base=None):
     run_ = Runner(sc, rs)
     for st in sc.steps:
         if isinstance(st, tuple):
-            run_.play_out(st[1])
+            run_.play_out(st[1], st[2])
         else:
             run_.step(st)
     last = sc.steps[-1] if sc.steps else None
@@ -601,4 +652,4 @@ def run(text, default_rules="xuezhan", base=None):
     lines = {}
     for no, raw in enumerate(text.splitlines(), 1):
         lines[no] = raw.split("#", 1)[0].strip()
-    return Result(rs, run_.g, run_.events, run_.filled, note, lines)
+    return Result(rs, run_.g, run_.events, run_.filled, note, lines, run_.patterns)

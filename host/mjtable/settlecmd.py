@@ -13,13 +13,9 @@ import sys
 from sichuan import game as G
 from sichuan import settle, tiles
 
-from . import BadInput, names, script
+from . import BadInput, names, script, winfmt
 from .script import seat_name
 
-PAY_ZH = ("直杠", "毛毛雨", "补杠 刮风", "暗杠 下雨", "点炮", "自摸", "抢杠胡", "点杠花 包",
-          "呼叫转移", "查花猪", "查叫", "退杠钱")
-CHECK_NAMES = ("ready", "not_ready", "huazhu")
-CHECK_ZH = ("听牌", "没叫", "花猪")
 END_NAMES = {G.END_WALL: "wall", G.END_WINNERS: "winners"}
 
 
@@ -59,9 +55,12 @@ def as_dict(res):
     g = res.game
     pays = [{"line": ln, "payer": e[1], "payee": e[2], "amount": e[3],
              "reason": _pay_reason(e[4])} for ln, e in res.payments()]
+    rs = res.rs
     wins = [{"line": ln, "seat": e[1], "fan": e[2], "flags": names.flags_of(e[3]),
-             "from": e[4], "tile": tiles.name(e[5])} for ln, e in res.wins()]
-    checks = [{"seat": e[1], "status": CHECK_NAMES[e[2]], "fan": e[3]}
+             "from": e[4], "tile": tiles.name(e[5]), "fan_shown": winfmt.shown(rs, e[2]),
+             "patterns": pats} for (ln, e), pats in zip(res.wins(), res.patterns, strict=True)]
+    checks = [{"seat": e[1], "status": names.CHECK_NAMES[e[2]], "fan": e[3],
+               "fan_shown": winfmt.shown(rs, e[3]) if e[3] >= 0 else None}
               for _ln, e in res.checks()]
     end = res.end()
     return {"rules": res.rs.name, "dealer": g.dealer, "payments": pays, "wins": wins,
@@ -84,6 +83,7 @@ def as_text(res):
                                       if res.rules_note else "", seat_name(g.dealer))]
     groups = {}  # line -> ([win and check texts], [payment texts]), engine order
     order = []
+    pats = iter(res.patterns)
     for ln, _f, e in res.events:
         if e[0] not in (settle.EV_PAY, settle.EV_WIN, settle.EV_CHECK):
             continue
@@ -91,16 +91,17 @@ def as_text(res):
             groups[ln] = ([], [])
             order.append(ln)
         if e[0] == settle.EV_PAY:
-            groups[ln][1].append("%s pays %s %3d  %s (%s)" % (
-                seat_name(e[1]), seat_name(e[2]), e[3], PAY_ZH[e[4]], _pay_reason(e[4])))
+            groups[ln][1].append("%-5s pays %-5s %3d  %s (%s)" % (
+                seat_name(e[1]), seat_name(e[2]), e[3], names.PAY_ZH[e[4]], _pay_reason(e[4])))
         elif e[0] == settle.EV_WIN:
             how = "自摸" if e[4] < 0 else "胡 on %s's discard" % seat_name(e[4])
             extra = _flags_zh(e[3])
-            groups[ln][0].append("%s %s %s: %d 番%s" % (
-                seat_name(e[1]), how, tiles.name(e[5]), e[2], " (as %s)" % extra if extra else ""))
+            groups[ln][0].append("%s %s %s: %s%s: %s" % (
+                seat_name(e[1]), how, tiles.name(e[5]), winfmt.fan_text(res.rs, e[2]),
+                " (as %s)" % extra if extra else "", winfmt.patterns_text(next(pats))))
         else:
-            v = " (%d 番)" % e[3] if e[2] == settle.CK_READY else ""
-            groups[ln][0].append("查叫: %s %s%s" % (seat_name(e[1]), CHECK_ZH[e[2]], v))
+            v = " (%s)" % winfmt.fan_text(res.rs, e[3]) if e[2] == settle.CK_READY else ""
+            groups[ln][0].append("查叫: %s %s%s" % (seat_name(e[1]), names.CHECK_ZH[e[2]], v))
     for ln in order:
         out.append("line %d  %s" % (ln, res.lines.get(ln, "")))
         for text in groups[ln][0] + groups[ln][1]:

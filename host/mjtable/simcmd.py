@@ -23,9 +23,8 @@ import time
 
 from sichuan import ruleset, tiles
 
-from . import BadInput, mpengine, names, rulefile, simcore
+from . import BadInput, mpengine, names, rulefile, simcore, winfmt
 
-SEATS = "甲乙丙丁"
 DIRECTION_NAMES = {1: "prev", 2: "next", 4: "across"}
 MAX_HANDS = 1000000
 
@@ -96,14 +95,13 @@ def _micropython(rs, hands, seed, log):
 # -- output
 
 
-def seat_name(s):
-    return SEATS[s] if 0 <= s < len(SEATS) else str(s + 1)
+seat_name = names.seat_name
 
 
-def hand_json(r):
+def hand_json(rs, r):
     """The per-hand JSON object, keys in a fixed order."""
     wins = [{"seat": w[0], "fan": w[1], "flags": names.flags_of(w[2]), "from": w[3],
-             "tile": tiles.name(w[4])} for w in r["wins"]]
+             "tile": tiles.name(w[4]), "fan_shown": winfmt.shown(rs, w[1])} for w in r["wins"]]
     out = {"hand": r["hand"], "dealer": r["dealer"],
            "direction": DIRECTION_NAMES.get(r["direction"], r["direction"]),
            "end": r["end"], "wins": wins, "deltas": r["deltas"], "totals": r["totals"],
@@ -124,24 +122,24 @@ def summary_json(m):
     return out
 
 
-def _win_text(w):
+def _win_text(rs, w):
     how = "自摸" if w[3] < 0 else "胡 (%s 点炮)" % seat_name(w[3])
-    return "%s %s %s %d番" % (seat_name(w[0]), how, tiles.name(w[4]), w[1])
+    return "%s %s %s %s" % (seat_name(w[0]), how, tiles.name(w[4]), winfmt.fan_text(rs, w[1]))
 
 
-def hand_line(r, width):
+def hand_line(rs, r, width):
     deltas = "  ".join("%s %+4d" % (seat_name(s), d) for s, d in enumerate(r["deltas"]))
-    wins = "; ".join(_win_text(w) for w in r["wins"]) or "no win"
-    return "hand %*d  dealer %s  %-7s  %s  | %s" % (
+    wins = "; ".join(_win_text(rs, w) for w in r["wins"]) or "no win"
+    return "hand %*d  dealer %-5s  %-7s  %s  | %s" % (
         width, r["hand"], seat_name(r["dealer"]), r["end"], deltas, wins)
 
 
 def table(rs, m, seed, engine, start):
     out = ["", "match: rules %s, %d hand%s, seed %d, engine %s, start %d each" % (
         rs.name, m["hands"], "" if m["hands"] == 1 else "s", seed, engine, start)]
-    out.append("rank  seat   total   delta   wins  自摸  点炮  kongs")
+    out.append("rank  seat    total   delta   wins  自摸  点炮  kongs")
     for i, s in enumerate(m["ranking"]):
-        out.append("%4d  %s   %6d  %+6d  %5d  %4d  %4d  %5d" % (
+        out.append("%4d  %-5s  %6d  %+6d  %5d  %4d  %4d  %5d" % (
             i + 1, seat_name(s), m["totals"][s], m["totals"][s] - start, m["wins"][s],
             m["zimo"][s], m["dealt_in"][s], m["kongs"][s]))
     out.append("hands ended by the wall (流局) %d, by winners %d; %d actions"
@@ -206,8 +204,8 @@ def run(args):
                 continue
             if logdir is not None:
                 _write_log(logdir, r)
-            print(json.dumps(hand_json(r), ensure_ascii=False) if args.json
-                  else hand_line(r, width))
+            print(json.dumps(hand_json(rs, r), ensure_ascii=False) if args.json
+                  else hand_line(rs, r, width))
             bar.update(r["hand"])
     finally:
         bar.close()

@@ -162,6 +162,7 @@ def run(args):
         from . import rulefile
 
         rulefile.preset(args.rules)  # a clear error for an unknown preset
+        args.rules = rulefile.preset_name(args.rules)  # `TFMJ_2024` is tfmj-2024
     V = _load_vt()
     mp = micropython()
     key = table_key(args)

@@ -281,3 +281,21 @@ def test_bots_play_both_options():
             assert bytes(located(g)) == bytes(g.seen)
             assert snapshot(handlog.replay(rs, log.buf)) == snapshot(g)
         assert seen[0], (name, "gamekit's bots changed? find new seeds")
+
+
+def test_four_pairs_holding_the_void_suit_may_not_baohu():
+    """二合一 on a ruleset with 定缺 (a rule file may set baohu = 2 on xuezhan):
+    a 报胡 seat throws each tile it draws, so four pairs beside a void tile
+    could never shed it; that seat had no legal action and `mjtable sim`
+    crashed. Four pairs without the void suit still may."""
+    rs = rules("xuezhan", baohu=2)
+    for hand, ready in (("1133m5577p2468p9s", False), ("1133m5577p24689p", True)):
+        g = G.Game(rs, 0, G.DIR_NEXT)
+        for s, h in enumerate(("123456789s12345s", hand, "123456789m1234m", "123456789p1234s")):
+            ok(g, (G.DEAL, s, P(h), 0))
+        for s, suit in enumerate((0, 2, 1, 0)):
+            ok(g, (G.DINGQUE, s, suit, 0))
+        if ready:
+            act(g, G.BAOHU, 1)
+        else:
+            assert refused(g, (G.BAOHU, 1, -1)) == C.NOT_READY

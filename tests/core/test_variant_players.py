@@ -255,6 +255,22 @@ def test_table_can_run():
     assert not okay and "tingyong" in why
 
 
+def test_playable_is_the_part_of_table_can_run_every_game_needs():
+    for name in presets.names():
+        assert R.playable(presets.get(name)) == (True, "")
+    rs = presets.get("xuezhan")
+    rs.set(R.P_SUITS, 1)
+    assert R.playable(rs) == (False, "the deal needs 53 tiles but only 36 are in play")
+    assert R.table_can_run(rs) == R.playable(rs)
+    rs = presets.get("sanren")  # 换三张 across only, with three players
+    rs.set(R.P_HUANSANZHANG, 1)
+    rs.set(R.P_HSZ_DIRS, 4)
+    okay, why = R.playable(rs)
+    assert not okay and "across needs 4 players" in why
+    rs.set(R.P_HSZ_DIRS, 5)
+    assert R.playable(rs)[0]
+
+
 def test_five_seats_with_four_kongs_each_fit_the_ledger():
     # 4 kongs x 5 seats x 4 payers = 80 entries (the ledger held 64 before)
     rs = rules("xuezhan", players=5, dingque=0)

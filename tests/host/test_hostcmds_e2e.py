@@ -520,7 +520,7 @@ def test_monitor_started_mid_hand_catches_up_and_names_tiles_and_wins(env, capsy
         assert hand[1].splitlines()[0] == end
         assert re.search(r"\b(peng|zhigang|hu) \d[mps] from (East|South|West|North)"
                          r"|pass on (East|South|West|North)'s \d[mps]", out)
-        assert re.search(r"win: \w+ (自摸|胡 on \w+'s discard) \d[mps], fan \d", out)
+        assert re.search(r"win: \w+ (自摸 \d[mps]|胡 \d[mps] on \w+'s discard), \d+ 番", out)
         # issue 21 item 9: `match end` waits for the hand in play with --wait
         code, out, err = call(capsys, "match", "end", "--port", t.path, "--wait", "60")
         assert code == 0 and "match ended" in out, err

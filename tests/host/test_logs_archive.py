@@ -52,13 +52,13 @@ class _Recorder:
         self.log.append(hostcmds.T_ACT, self.w.buf[mark:])
 
 
-def _hand(folder, seed):
-    """(log id, log bytes, points) of one sealed bot hand of xuezhan, logged
+def _hand(folder, seed, preset="xuezhan"):
+    """(log id, log bytes, points) of one sealed bot hand of a preset, logged
     as the table logs it."""
     logs = LogStore(folder)
     link = Link(lambda mv: 0, lambda mv: len(mv), key=KEY, table_id=TID)
     host = hostcmds.install(link, logs, root=folder, table_id=TID)
-    rs = presets.get("xuezhan")
+    rs = presets.get(preset)
     log = logs.new_log()
     g = play(rs, seed, log=_Recorder(rs, log))
     log.append(hostcmds.T_END, struct.pack("<%dh" % g.np, *g.delta))

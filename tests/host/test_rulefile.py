@@ -3,6 +3,7 @@
 import tomllib
 
 import pytest
+from mjcall import call
 from mjtable import BadInput, cli, paramdoc, rulefile, rulescmd
 from sichuan import presets, ruleset
 
@@ -60,7 +61,88 @@ def test_unknown_keys_are_named():
     bad('base = "xuezhan"\ncapp = 3\n', "unknown key 'capp'")
     bad('base = "xuezhan"\n[fan]\nqingyse = 3\n', "unknown key 'fan.qingyse'")
     bad('base = "xuezhan"\n[gang]\nzhi = 2\n', "unknown key 'gang.zhi'")
-    bad('base = "xuezhan"\nfan = 3\n', "unknown key 'fan'")
+    bad('base = "xuezhan"\nfan = 3\n', "fan: expected a table of pattern values")
+
+
+# -- issue 21 item 8: what a referee types wrong, said so that it can be fixed
+
+
+def test_typos_say_what_was_meant():
+    bad('base = "xuezhan"\ncapp = 3\n', "unknown key 'capp' (did you mean 'cap'?)")
+    bad('base = "xuezhan"\n[fan]\nqingyse = 3\n', "did you mean 'fan.qingyise'")
+    msg = bad('base = "chengd"\n', "did you mean 'chengdu' or 'chengdu_jiaoma'?")
+    assert "presets: xuezhan" in msg
+
+
+def test_a_list_and_yes_are_refused_saying_what_works():
+    bad('base = "xuezhan"\nfan = [1, 2]\n', "fan: expected a table", "fan.qingyise = 2")
+    bad('base = "xuezhan"\ncap = [1, 2]\n', "cap", "not a list")
+    bad('base = "xuezhan"\nzimo_bonus = "yes"\n', "zimo_bonus", "write true or false")
+
+
+def test_preset_names_ignore_case_and_dash_or_underscore(capsys):
+    assert rulefile.load("TFMJ_2024") == presets.get("tfmj-2024")
+    assert rulefile.load("Chengdu-Jiaoma") == presets.get("chengdu_jiaoma")
+    assert rules('base = "XueZhan"\n') == presets.get("xuezhan")
+    code, out, err = call(capsys, "calc", "1112345678999m", "--win", "5m", "--rules", "Tfmj_2024")
+    assert code == 0 and "(rules tfmj-2024)" in out
+
+
+def test_base_may_name_another_rule_file(tmp_path, capsys):
+    (tmp_path / "house.toml").write_text('base = "chengdu"\ncap = 3\n', encoding="utf-8")
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "friday.toml").write_text('base = "../house.toml"\nbase_points = 2\n',
+                                     encoding="utf-8")
+    rs = rulefile.load(str(sub / "friday.toml"))
+    assert rs.name == "friday" and rs[ruleset.P_CAP] == 3 and rs[ruleset.P_BASE_POINTS] == 2
+    assert rs[ruleset.P_FAN_SHOWN_OFFSET] == presets.get("chengdu")[ruleset.P_FAN_SHOWN_OFFSET]
+    code, out, err = call(capsys, "rules", "show", str(sub / "friday.toml"))
+    assert code == 0 and "base     house" in out
+    (tmp_path / "a.toml").write_text('base = "b.toml"\n', encoding="utf-8")
+    (tmp_path / "b.toml").write_text('base = "a.toml"\n', encoding="utf-8")
+    code, out, err = call(capsys, "rules", "show", str(tmp_path / "a.toml"))
+    assert code == 2 and "is a loop" in err
+
+
+def test_a_bom_is_accepted_and_a_directory_is_named(tmp_path, capsys):
+    f = tmp_path / "notepad.toml"
+    f.write_bytes(b"\xef\xbb\xbf" + 'base = "xuezhan"\nname = "家里规矩"\n'.encode())
+    assert rulefile.load(str(f)).name == "家里规矩"
+    code, out, err = call(capsys, "calc", "1112345678999m", "--win", "5m", "--rules",
+                          str(tmp_path))
+    assert code == 2 and "is a directory" in err and "a .toml rule file" in err
+
+
+UNPLAYABLE = [('suits = 1\n', "the deal needs 53 tiles but only 36 are in play"),
+              ('players = 3\nhsz_dirs = 4\n', "换三张 across needs 4 players, not 3")]
+
+
+@pytest.mark.parametrize("body, why", UNPLAYABLE)
+def test_an_unplayable_ruleset_is_refused_by_every_command(tmp_path, capsys, body, why):
+    f = tmp_path / "house.toml"
+    f.write_text('base = "xuezhan"\n' + body, encoding="utf-8")
+    rs = rulefile._load_any(str(f))  # the words `rules push` and the table give
+    ok, said = ruleset.table_can_run(rs, shows_wild=True)
+    assert not ok and said.endswith(why)
+    script = tmp_path / "s.txt"
+    script.write_text("rules %s\n甲 打 5m\n" % f, encoding="utf-8")
+    out_bin = tmp_path / "out.bin"
+    for argv in (("rules", "show", str(f)), ("rules", "compile", str(f), "-o", str(out_bin)),
+                 ("calc", "1112345678999m", "--win", "5m", "--rules", str(f)),
+                 ("waits", "1112345678999m", "--rules", str(f)),
+                 ("sim", "--rules", str(f), "--hands", "1", "--seed", "1"),
+                 ("settle", str(script))):
+        code, out, err = call(capsys, *argv)
+        assert code == 2 and out == "", argv
+        assert err.startswith("mjtable: error: ") and why in err, (argv, err)
+    assert not out_bin.exists()
+
+
+def test_kong_help_says_what_it_is_multiplied_by(capsys):
+    code, out, err = call(capsys, "rules", "show", "xuezhan")
+    line = [ln for ln in out.splitlines() if ln.lstrip().startswith("gang_an ")][0]
+    assert "each payer pays this x base_points" in line
 
 
 def test_bad_values_are_named():

@@ -42,10 +42,10 @@ def test_seed002_gives_the_seeds_numbers(capsys):
         + [(1, 3, 4, "chajiao")]                         # 乙 没听 pays 丁's 七对 (2 番)
         + [(1, r, 2, "tuigang") for r in (0, 2, 3)])     # 乙 refunds the 暗杠
     assert d["wins"] == [{"line": 17, "seat": 2, "fan": 2, "flags": ["zimo"], "from": -1,
-                          "tile": "5m"}]
-    assert d["checks"] == [{"seat": 0, "status": "huazhu", "fan": -1},
-                           {"seat": 1, "status": "not_ready", "fan": -1},
-                           {"seat": 3, "status": "ready", "fan": 2}]
+                          "tile": "5m", "fan_shown": 2, "patterns": {"qingyise": 2}}]
+    assert d["checks"] == [{"seat": 0, "status": "huazhu", "fan": -1, "fan_shown": None},
+                           {"seat": 1, "status": "not_ready", "fan": -1, "fan_shown": None},
+                           {"seat": 3, "status": "ready", "fan": 2, "fan_shown": 2}]
     assert d["end"] == "wall"
 
 
@@ -53,10 +53,10 @@ def test_seed002_text_names_every_payment_and_the_deltas(capsys):
     code, out, err = call(capsys, "settle", SEED002)
     assert code == 0
     lines = out.splitlines()
-    assert lines[-1] == "deltas: 甲 -53  乙 +7  丙 +31  丁 +15   (sum 0)"
+    assert lines[-1] == "deltas: East -53  South +7  West +31  North +15   (sum 0)"
     assert sum(" pays " in line for line in lines) == 13
-    assert "    甲 pays 乙  16  查花猪 (huazhu)" in lines
-    assert "    乙 pays 丁   4  查叫 (chajiao)" in lines
+    assert "    East  pays South  16  查花猪 (huazhu)" in lines
+    assert "    South pays North   4  查叫 (chajiao)" in lines
     assert "line 15  乙 暗杠 9p" in lines
 
 
@@ -65,6 +65,21 @@ def test_every_example_gives_its_rule_texts_deltas(capsys, path):
     code, out, err = call(capsys, "settle", path, "--json")
     assert code == 0, err
     assert json.loads(out)["deltas"] == expected(path)
+
+
+def test_a_win_shows_the_fan_and_patterns_as_calc_does(capsys):
+    # chengdu counts 平胡 as 1番 (0 doublings): calc said 1, settle said 0 (issue 21 item 3)
+    path = os.path.join(ROOT, "examples", "settle", "001-guoshou.txt")
+    code, out, err = call(capsys, "calc", "34666m23455678p", "--win", "5m", "--void", "s",
+                          "--rules", "chengdu", "--json")
+    ref = json.loads(out)
+    code, out, err = call(capsys, "settle", path, "--json")
+    (w,) = json.loads(out)["wins"]
+    assert (w["fan"], w["fan_shown"], w["patterns"]) == (0, ref["fan"], ref["patterns"]) == (
+        0, 1, {"pinghu": 0})
+    code, out, err = call(capsys, "settle", path)
+    assert "    South 胡 on East's discard 5m: 1 番 (0 doublings): 平胡 pinghu +0" in (
+        out.splitlines())
 
 
 def test_examples_cover_the_worked_rules():
@@ -93,7 +108,9 @@ def test_seat_words_and_english_verbs_are_the_same():
     a = script.run(_script("甲 打 5m", "乙 胡", "丙 胡"))
     b = script.run(_script("E discard 5m", "S hu", "W win"))
     c = script.run(_script("1 打 5m", "2 胡 5m", "3 和"))
+    d = script.run(_script("East 打 5m", "south 胡", "西 胡"))  # the names the output uses
     assert list(a.game.delta) == list(b.game.delta) == list(c.game.delta) == [-5, 1, 4, 0]
+    assert list(d.game.delta) == [-5, 1, 4, 0]
 
 
 def test_colons_commas_and_a_rule_file_next_to_the_script(capsys, tmp_path):
@@ -134,10 +151,56 @@ def test_filled_turns_never_hand_anyone_a_win():
     assert tiles.to_text(g.hand[0]) == "11567m34457p578s"  # 甲 still holds its 5 7 8条
 
 
-def test_a_wall_that_cannot_be_filled_asks_for_the_draws():
+def test_a_wall_that_cannot_be_filled_names_the_tiles_and_their_winners(capsys, tmp_path):
     # three seats wait on 5万 / 1条 8条: at the end only winning tiles are left
-    with pytest.raises(script.ScriptError, match=r"line 11: cannot fill .* write the draws"):
-        script.run(_script("甲 打 9p", "流局"))
+    path = tmp_path / "s.txt"
+    path.write_text(_script("甲 打 9p", "流局"), encoding="utf-8")
+    code, out, err = call(capsys, "settle", str(path))
+    assert code == 2 and out == ""
+    assert "line 11: cannot fill South's turn" in err
+    assert ("tiles left: 2m x2 (West 胡), 3m x2 (West 胡), 5m (South 自摸, West 胡, East 胡),"
+            in err)
+    assert "1s x2 (North 胡), 8s x2 (North 胡); write the draws, or end with `流局 过`" in err
+
+
+def test_liuju_guo_plays_the_wall_out_with_the_wins_passed(capsys, tmp_path):
+    path = tmp_path / "s.txt"
+    path.write_text(_script("甲 打 9p", "流局 过"), encoding="utf-8")
+    code, out, err = call(capsys, "settle", str(path), "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["end"] == "wall" and d["wins"] == [] and d["filled_turns"] == 55
+    assert [c["status"] for c in d["checks"]] == ["ready"] * 4
+    # where a win in the last four tiles is forced, the pass is refused by name
+    with pytest.raises(script.ScriptError, match=r"may not pass .*must win in the last four"):
+        script.run(_script("甲 打 9p", "流局 过", rules="chengdu"))
+
+
+# issue 21 item 5: 丁 throws the last free 9万 after 38 filled turns; the
+# turns before that line must not draw it (it was released before they were filled)
+KONG_AFTER_FILL = """rules tfmj-2024
+dealer E
+E 手牌 1s 14568m 12356789p
+S 手牌 234567m 999m 234p 9p
+W 手牌 147p 9p 123456789s
+N 手牌 2468p 123456789s
+E 定缺 s
+S 定缺 s
+W 定缺 m
+N 定缺 m
+E 打 1s
+""" + "".join("N 打 %s\n" % t for t in "9s 9s 8s 8s 7s 7s 6s 6s 5s 5s 4s 3s 9m".split()) + "S 杠\n"
+
+
+def test_filled_turns_keep_the_tile_a_later_line_names(capsys, tmp_path):
+    path = tmp_path / "kong.txt"
+    path.write_text(KONG_AFTER_FILL, encoding="utf-8")
+    code, out, err = call(capsys, "settle", str(path), "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert [(p["payer"], p["payee"], p["amount"], p["reason"]) for p in d["payments"]] == [
+        (3, 1, 2, "gang_zhi")]
+    assert d["deltas"] == [0, 2, 0, -2]
 
 
 def test_end_of_script_passes_open_claims():
@@ -150,11 +213,11 @@ def test_end_of_script_passes_open_claims():
 
 BAD = [
     (["甲 打 5s"], 10, "tile not held"),
-    (["甲 打 9p", "乙 碰"], 11, "乙 碰 refused: tile not held (甲's 9p)"),
-    (["乙 打 5m"], 10, "甲 is to discard first"),
+    (["甲 打 9p", "乙 碰"], 11, "乙 碰 refused: tile not held (East's 9p)"),
+    (["乙 打 5m"], 10, "East is to discard first"),
     (["甲 打 5m", "乙 碰"], 11, "tile not held"),
     (["甲 打 5m", "丁 碰"], 11, "cannot meld the void suit"),
-    (["甲 打 9p", "乙 摸 3s", "丙 打 1s"], 12, "乙 is to discard first"),
+    (["甲 打 9p", "乙 摸 3s", "丙 打 1s"], 12, "South is to discard first"),
     (["甲 打 5m", "乙 胡 6m"], 11, "the tile on the table is 5m, not 6m"),
     (["甲 打 5m", "丁 胡"], 11, "丁 胡 refused: not a win"),
     (["甲 打 5m", "丁 碰 5m"], 11, "cannot meld the void suit"),
@@ -165,7 +228,7 @@ BAD = [
     (["甲 打"], 10, "needs a tile"),
     (["甲 打 9p", "rules chengdu"], 11, "must come before"),
     (["甲 打 5m", "乙 胡", "丙 胡", "乙 打 1m"], 13, "has won and left"),
-    (["甲 打 9p", "乙 自摸"], 11, "乙 is to draw first"),
+    (["甲 打 9p", "乙 自摸"], 11, "South is to draw first"),
 ]
 
 

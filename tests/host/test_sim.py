@@ -192,3 +192,21 @@ def test_logjson_decodes_and_replays_sim_logs(capsys, tmp_path):
     bad.write_bytes(b"HL\x01" + bytes(11) + b"\xff")
     assert logjson.main([str(bad)]) == 2
     assert "byte 14" in capsys.readouterr().err
+
+
+def test_sim_counts_the_fan_as_the_rule_text_does(capsys):
+    # chengdu: 平胡 is 1番 with 0 doublings; sim printed the doublings (issue 21 item 3)
+    code, out, err = call(capsys, "sim", "--rules", "chengdu", "--hands", "2", "--seed", "3",
+                          "--json")
+    wins = [w for d in json_lines(out)[:-1] for w in d["wins"]]
+    assert wins and all(w["fan_shown"] == min(w["fan"], 4) + 1 for w in wins)
+    code, out, err = call(capsys, "sim", "--rules", "chengdu", "--hands", "1", "--seed", "3")
+    assert "South 胡 (East 点炮) 4s 3 番 (2 doublings)" in out.splitlines()[0]
+
+
+def test_sim_of_erheyi_with_dingque_does_not_crash(capsys, tmp_path):
+    # a 报胡 seat with four pairs and its void suit had no legal action (IndexError)
+    f = tmp_path / "house.toml"
+    f.write_text('base = "xuezhan"\nbaohu = 2\n', encoding="utf-8")
+    code, out, err = call(capsys, "sim", "--rules", str(f), "--hands", "1", "--seed", "3")
+    assert code == 0 and "match: rules house" in out
