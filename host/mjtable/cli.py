@@ -24,6 +24,7 @@ from . import (
     tablecmd,
     virtualcmd,
 )
+from .event import cmd as eventcmd
 
 COMMAND_MODULES = (
     calccmd,
@@ -39,6 +40,7 @@ COMMAND_MODULES = (
     deploycmd,
     monitorcmd,
     enrollcmd,
+    eventcmd,
 )
 
 
