@@ -7,6 +7,7 @@
     mjtable key set [HEX|--new]     while the key button was held at boot
     mjtable clock set [--port P]    the host's clock to the table
     mjtable match start|end [--port P]
+    mjtable match start --event E --round R --table N   (mjtable.event)
 Changing anything needs the table key (see mjtable.findport).
 """
 
@@ -54,6 +55,9 @@ def add_parsers(sub):
     m = sub.add_parser("match", help="start or end a match at the table")
     m.add_argument("op", choices=("start", "end"))
     findport.add_arguments(m)
+    from .event import cmd as eventcmd
+
+    eventcmd.add_match_arguments(m)  # match start --event E --round R --table N
     m.set_defaults(func=match)
 
 
@@ -234,6 +238,10 @@ def clock_set(args):
 
 
 def match(args):
+    if args.event is not None:
+        from .event import cmd as eventcmd
+
+        return eventcmd.match_start(args)
     link = findport.connect(args, need_key=True)
     op = MATCH_START if args.op == "start" else MATCH_END
     try:

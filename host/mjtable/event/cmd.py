@@ -367,3 +367,73 @@ def sync_cmd(args):
           % (src.path, dst.path, st["logs"], st["had"], st["rulesets"], st["events"],
              st["seats"], st["matches"], st["corrections"]))
     return 0
+
+
+# --- `mjtable match start --event E --round R --table N` (tablecmd's match) ---
+
+def add_match_arguments(m):
+    """The event's options of `mjtable match start`."""
+    m.add_argument("--event", metavar="E", help="the event this match belongs to")
+    m.add_argument("--round", type=int, metavar="R")
+    m.add_argument("--table", type=int, metavar="N", help="the table number in the round's draw")
+    m.add_argument("--again", action="store_true",
+                   help="start this round's match of that table over (a table swapped)")
+    m.add_argument("--archive", metavar="PATH|URL", default=None,
+                   help="the event's archive (default %s)"
+                   % archive.default_path().replace("%", "%%"))
+
+
+def match_start(args):
+    """Tell the table the ruleset and the match length, and the archive who
+    sits where: the hands logged from here on at this table are this match's."""
+    import struct
+
+    from .. import findport
+    from .. import link as L
+    from .. import tablecmd as T
+
+    if args.op != "start" or args.round is None or args.table is None:
+        raise BadInput("an event match: `match start --event E --round R --table N`")
+    ar = open_archive(args.archive)
+    ev = event_of(ar, args.event)
+    _round_ok(ev, args.round)
+    tables = store.seats(ar, ev.eid, args.round)
+    if args.table not in tables:
+        raise BadInput("round %d of %s has %s" % (args.round, ev.eid, "tables 1..%d" % len(tables)
+                                                   if tables else "no draw yet"))
+    started = {(m[0], m[1]): m for m in store.matches(ar, ev.eid)}
+    if (args.round, args.table) in started and not args.again:
+        raise BadInput("round %d table %d was started already (on table %s); --again starts it "
+                       "over" % (args.round, args.table, started[(args.round, args.table)][2]))
+    link = findport.connect(args, need_key=True)
+    tid = link.table_id.hex()
+    for (r, t), m in started.items():
+        if r == args.round and t != args.table and m[2] == tid:
+            raise BadInput("table %s plays round %d table %d already" % (tid, r, t))
+    rs = ev.rs
+    crc = rs.crc()
+    if link.info().get("rules_crc", "").lower() != "%08x" % crc:
+        T.push_rules(link, rs)  # played from the match this starts
+    ar.add_ruleset("%08x" % crc, rs.name, rs.to_blob())
+    secs = ev.minutes * 60
+    req = bytes((T.MATCH_START,)) + struct.pack("<HHI", ev.hands, secs, crc)
+    try:
+        reply = T._retry_busy(lambda: link.request(T.CMD_MATCH, req, auth=T.AUTH), 60.0)
+    except L.LinkError as e:
+        T._fail(e, "match start", link)
+    if len(reply) >= 4:  # the id the match's first hand logs under
+        after = struct.unpack_from("<I", reply)[0] - 1
+    else:  # a table without that answer: past every log known of it
+        from ..logscmd import table_logs
+
+        after = max([lid for lid, _ in table_logs(link)] + [store.last_log_id(ar, tid)])
+    store.start_match(ar, ev.eid, args.round, args.table, tid, after, ev.hands, secs,
+                      "%08x" % crc, again=args.again)
+    limit = " or ".join(x for x in ("%d hands" % ev.hands if ev.hands else "",
+                                    "%d minutes" % ev.minutes if ev.minutes else "") if x)
+    print("table %s: round %d table %d of %s started (%s, ruleset %s); hands from log %d on"
+          % (tid, args.round, args.table, ev.eid, limit, rs.name, after + 1))
+    for s, pid in enumerate(tables[args.table]):
+        p = ev.player(pid)
+        print("  %-9s %-6s %s (%s)" % (sheets.WINDS[s], pid, p.name, p.latin))
+    return 0
