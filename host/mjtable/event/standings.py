@@ -78,7 +78,7 @@ def build(ar, ev, upto: int | None = None) -> dict:
             m = ms.get((rnd, tno))
             mt = Match(rnd, tno, m[2] if m else "", pids, started_at=m[7] if m else 0)
             if m is not None:
-                _hands(mt, by_table.get(m[2], []), m[3], bounds.get(m[2], []), ev.hands)
+                _hands(mt, by_table.get(m[2], []), m[3], bounds.get(m[2], []), m[4])  # its length
             _result(mt, ev, [c for c in corr if c[1] == rnd and c[2] in pids])
             out[(rnd, tno)] = mt
     return out
