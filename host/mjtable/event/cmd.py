@@ -366,7 +366,9 @@ def sync_cmd(args):
           "%d draw(s), %d match(es), %d correction(s) new"
           % (src.path, dst.path, st["logs"], st["had"], st["rulesets"], st["events"],
              st["seats"], st["matches"], st["corrections"]))
-    return 0
+    for c in st["conflicts"]:
+        print("conflict: %s" % c)
+    return 1 if st["conflicts"] else 0
 
 
 # --- `mjtable match start --event E --round R --table N` (tablecmd's match) ---
