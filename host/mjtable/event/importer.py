@@ -61,18 +61,27 @@ def read_table(tid: str, folder: str, key) -> tuple:
             bad.append("%s: seal MAC wrong (not this table's key, or altered)" % path)
             continue
         rows.append((tid, log.log_id, log.head.hex(), len(data), data, seal, _rules_crc(log),
-                     now))
+                     now, store.hand_facts(log)))
     return rows, bad
 
 
 def put_logs(ar, rows) -> int:
-    """Archive rows in one transaction; returns how many were new."""
+    """Archive rows (read_table's) and index them, in one transaction;
+    returns how many logs were new."""
     if not rows:
         return 0
     with ar.db:
         cur = ar.db.executemany("INSERT OR IGNORE INTO logs (table_id, log_id, head, size, data,"
-                                " seal, rules_crc, pulled_at) VALUES (?,?,?,?,?,?,?,?)", rows)
-    return cur.rowcount
+                                " seal, rules_crc, pulled_at) VALUES (?,?,?,?,?,?,?,?)",
+                                [r[:8] for r in rows])
+        new = cur.rowcount
+        ids = {(lid, head): row for row, lid, head in ar.db.execute(
+            "SELECT id, log_id, head FROM logs WHERE table_id=?", (rows[0][0],))}
+        index = []
+        for tid, lid, head, size, _data, seal, _crc, _at, (pts, t0, dur, na) in rows:
+            index.append((ids[(lid, head)], tid, lid, size, pts, t0, dur, seal, na))
+        store._put_index(ar, index, tx=False)  # parsed once: the index needs no second read
+    return new
 
 
 def import_dirs(ar, dirs, key) -> dict:

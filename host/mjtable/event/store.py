@@ -212,14 +212,13 @@ def corrections(ar, eid: str) -> list:
 
 # --- the hand index ---
 
-def hand_facts(data: bytes):
-    """(points text, t0 ms, length ms, alerts) of one log file: the points of
-    its end-of-hand record as "a,b,c,d" ("" if none: in play or cut short),
-    the hand's start on the table's ms clock and its length to the last
-    action. LogDamaged if the file fails a check."""
+def hand_facts(log):
+    """(points text, t0 ms, length ms, alerts) of one parsed log file
+    (logfmt.HandLogFile): the points of its end-of-hand record as "a,b,c,d"
+    ("" if none: in play or cut short), the hand's start on the table's ms
+    clock and its length to the last action."""
     from sichuan import handlog
 
-    log = logfmt.parse(data)
     pts = log.end_points()
     hl = log.handlog()
     t0 = dur = 0
@@ -244,7 +243,7 @@ def index(ar) -> int:
     for (row,) in rows:
         tid, lid, data, seal, _crc = ar.log_data(row)
         try:
-            pts, t0, dur, na = hand_facts(bytes(data))
+            pts, t0, dur, na = hand_facts(logfmt.parse(bytes(data)))
         except logfmt.LogDamaged:
             pts, t0, dur, na, seal = "", 0, 0, 0, "damaged"
         batch.append((row, tid, lid, len(data), pts, t0, dur, seal, na))
@@ -254,9 +253,14 @@ def index(ar) -> int:
     return n + _put_index(ar, batch)
 
 
-def _put_index(ar, batch) -> int:
+def _put_index(ar, batch, tx=True) -> int:
+    """batch: [(log row, table, log id, size, points, t0, dur, seal, alerts)]."""
     if not batch:
         return 0
+    if not tx:
+        ar.db.executemany("INSERT OR IGNORE INTO ev_hands (log_row, table_id, log_id, size,"
+                          " points, t0, dur, seal, alerts) VALUES (?,?,?,?,?,?,?,?,?)", batch)
+        return len(batch)
     with ar.db:
         ar.db.executemany("INSERT OR IGNORE INTO ev_hands (log_row, table_id, log_id, size,"
                           " points, t0, dur, seal, alerts) VALUES (?,?,?,?,?,?,?,?,?)", batch)
