@@ -171,10 +171,11 @@ class HostLink:
             ctl.state = C.DONE  # the match is as long as asked
         if self.deadline is not None and ctl.state != C.DONE:
             now = self.ticks()
-            if time.ticks_diff(now, self.deadline) >= 0:  # time is up (T/TFMJ: 50 minutes)
+            over = time.ticks_diff(now, self.deadline)
+            if over >= 0:  # time is up (T/TFMJ: 50 minutes)
                 if ctl.state == C.PLAY:  # this hand is the last: the seats say so, in turn
                     ctl.last = True      # with the scores, 2 s each
-                    ctl.display.text = "LASt" if now >> 11 & 1 else None
+                    ctl.display.text = None if over >> 11 & 1 else "LASt"
                 else:
                     ctl.state = C.DONE
                     ctl.display.text = None
