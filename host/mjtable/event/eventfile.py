@@ -133,6 +133,10 @@ def parse(text: str, where: str = "event file") -> Event:
     if not 0 <= hands <= 999 or not 0 <= minutes <= 1000 or hands == minutes == 0:
         raise BadInput("%s: [event] give hands_per_match (1..999) and/or minutes_per_match "
                        "(1..1000)" % where)
+    if hands > rs[R.P_HANDS]:  # the table ends a match at the ruleset's length
+        raise BadInput("%s: [event] hands_per_match %d: the ruleset %s plays %d-hand matches "
+                       "(a rule file with hands = %d)" % (where, hands, rs.name, rs[R.P_HANDS],
+                                                          hands))
     rounds = need("rounds", int)
     if not 1 <= rounds <= 99:
         raise BadInput("%s: [event] rounds: %d, expected 1..99" % (where, rounds))

@@ -31,6 +31,14 @@ def num(v) -> str:
     return ("%.2f" % v).rstrip("0")
 
 
+def pad(text: str, width: int) -> str:
+    """text left-aligned in `width` terminal columns (a 汉字 takes two)."""
+    import unicodedata
+
+    cols = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return text + " " * max(0, width - cols)
+
+
 def signed(v) -> str:
     s = num(v)
     return s if s.startswith("-") or s == "0" else "+" + s
@@ -73,8 +81,8 @@ def seating_text(ev, rnd, tables) -> str:
     for t in seating_rows(ev, tables):
         out.append("table %d" % t["table"])
         for s in t["seats"]:
-            out.append("  %-9s %-6s %s (%s)%s" % (s["wind"], s["id"], s["name"], s["latin"],
-                                                  "  " + s["club"] if s["club"] else ""))
+            out.append("  %-9s %-6s %s %s%s" % (s["wind"], s["id"], pad(s["name"], 8),
+                                                pad("(%s)" % s["latin"], 20), s["club"]))
     return "\n".join(out) + "\n"
 
 
@@ -110,12 +118,13 @@ def standings_data(ev, rnd, matches, rows, corrections) -> dict:
 
 def standings_text(d) -> str:
     out = ["%s - standings after round %d" % (d["name"], d["after_round"])]
-    out.append("%4s  %-8s %-16s %8s %8s %6s  %s" % ("rank", "id", "player", "place pts", "raw",
+    out.append("%4s  %-8s %-16s %9s %8s %6s  %s" % ("rank", "id", "player", "place pts", "raw",
                                                   "firsts", "decided by"))
     for r in d["standings"]:
         mark = " *" if r["corrections"] else ""
-        out.append("%4d  %-8s %-16s %8s %8s %6d  %s%s" % (
-            r["rank"], r["id"], r["name"], num(r["placement_points"]), signed(r["raw_points"]),
+        out.append("%4d  %-8s %s %9s %8s %6d  %s%s" % (
+            r["rank"], r["id"], pad(r["name"], 16), num(r["placement_points"]),
+            signed(r["raw_points"]),
             r["firsts"], r["decided_by"], mark))
     if d["corrections"]:
         out.append("* corrected: " + "; ".join(
