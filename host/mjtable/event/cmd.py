@@ -246,8 +246,7 @@ def standings_cmd(args):
     if args.round is not None:
         _round_ok(ev, rnd)
     _outputs(args, ("html", "csv", "json"), [ar.path])
-    ms, rows = _standings(ar, ev, rnd)
-    data = sheets.standings_data(ev, rnd, ms, rows, store.corrections(ar, ev.eid))
+    data = S.document(ar, ev.eid, rnd)
     if args.html:
         write_file(args.html, sheets.standings_html(data), [ar.path])
     if args.csv:

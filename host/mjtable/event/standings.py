@@ -230,3 +230,17 @@ def _rank(rows: list, tiebreaks: list) -> list:
     for i, r in enumerate(out):
         r.rank = i + 1
     return out
+
+
+def document(ar, eid: str, upto: int | None = None) -> dict:
+    """The standings of event `eid` after round `upto` (default: the last
+    started) as the JSON document of `event standings --json`: the one call
+    another view (the live page) needs. Indexes new hands first."""
+    from . import sheets
+
+    ev = store.load_event(ar, eid)
+    store.index(ar)
+    if upto is None:
+        upto = max((m[0] for m in store.matches(ar, ev.eid)), default=0)
+    ms = build(ar, ev, upto)
+    return sheets.standings_data(ev, upto, ms, table(ev, ms), store.corrections(ar, ev.eid))
