@@ -29,6 +29,7 @@ def pg():
 
 
 _n = [0]
+KEY_PEER = bytes(range(7, 39))
 
 
 @pytest.fixture
@@ -144,3 +145,17 @@ def test_a_bad_database_address_is_one_clear_line(env, capsys, pg):
                                                                                  pgtemp.PORT))
     assert code == 2 and "cannot connect" in err and "secret" not in err
     assert err.count("\n") == 1
+
+
+def test_logs_pull_into_postgresql(url, env, capsys):
+    from test_hostcmds_e2e import Table
+
+    t = Table(env, hands=2, key=KEY_PEER)
+    try:
+        code, out, err = call(capsys, "logs", "pull", "--port", t.path, "--archive", url,
+                              "--key", KEY_PEER.hex())
+        assert code == 0 and "2 new, 2 acknowledged" in out, out + err
+        code, out, err = call(capsys, "rescore", "--archive", url)
+        assert code == 0 and "2 hand(s) rescored, 0 differ" in out, out + err
+    finally:
+        t.close()
