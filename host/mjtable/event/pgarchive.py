@@ -29,6 +29,14 @@ CREATE TABLE IF NOT EXISTS partial (table_id TEXT NOT NULL, log_id BIGINT NOT NU
     PRIMARY KEY (table_id, log_id))
 """
 _IGNORE = re.compile(r"^\s*INSERT OR IGNORE INTO", re.I)
+_VALUES = re.compile(r"^(\s*INSERT (?:OR IGNORE )?INTO .*? VALUES )(\([?,]+\))(.*)$", re.I | re.S)
+
+
+class _Count:
+    """What executemany's callers read of a cursor: rowcount."""
+
+    def __init__(self, n):
+        self.rowcount = n
 
 
 def _sql(q: str) -> str:
@@ -57,9 +65,21 @@ class PgConn:
         return self.conn.execute(_sql(q), tuple(params))
 
     def executemany(self, q: str, rows):
+        """An INSERT of one VALUES row goes as one statement per 200 rows
+        (a round trip each, not one a row); rowcount is their sum."""
+        rows = [tuple(r) for r in rows]
+        m = _VALUES.match(q)
         cur = self.conn.cursor()
-        cur.executemany(_sql(q), [tuple(r) for r in rows])
-        return cur
+        if m is None or not rows:
+            cur.executemany(_sql(q), rows)
+            return cur
+        done = 0
+        for i in range(0, len(rows), 200):
+            part = rows[i:i + 200]
+            sql = m.group(1) + ",".join([m.group(2)] * len(part)) + m.group(3)
+            cur.execute(_sql(sql), [v for r in part for v in r])
+            done += max(cur.rowcount, 0)
+        return _Count(done)
 
     def __enter__(self):
         tx = self.conn.transaction()
