@@ -213,7 +213,7 @@ class Controller:
                 self.start_hand(now)
         elif st == END:
             if self.scanner.empty():
-                self.state = DONE if self.match.over() else IDLE
+                self.state = DONE if self.match.over() or self.last else IDLE
                 if self.state == IDLE:
                     self.start_hand(now)
                 else:
@@ -270,6 +270,7 @@ class Controller:
             self.np = rs[R.P_PLAYERS]
             self.obs = Observer(self.scanner, self.np)
         self.match = G.Match(rs)
+        self.last = False  # the hand in play is the match's last (its time is up)
         self.state = IDLE  # the next hand starts on an empty table
 
     def start_hand(self, now):

@@ -14,7 +14,10 @@ install(link, logs, ...) -> Host registers on a table.link.Link:
     0x21 ACK    auth  id u32, head[8] -> (none): the host holds the log whose
                       chain ends in head: delete it (LogStore.ack)
     0x22 CLOCK  auth  unix seconds u32 -> (none)
-    0x23 MATCH  auth  op u8 (1 start, 2 end), args -> (none): on_match(op, args)
+    0x23 MATCH  auth  op u8 (1 start, 2 end), args -> next log id u32: on_match(op,
+                      args); start's args: hands u16, seconds u16 (0: no limit), rules
+                      CRC u32 (0: any), all optional; the reply is the id the match's
+                      first hand will log under
     0x24 WATCH  read  on u8 -> (none): stream live events (0 stops)
     0x25 TAG    read  (none) -> seq u32, uid[8]: the tag last read on the
                       enrolment antenna (seq counts presentations; 0 = none)
@@ -492,7 +495,8 @@ class Host:
         if self._on_match is None:
             raise F.LinkError(F.E_STATE)
         self._on_match(req[0], bytes(req[1:]))  # raises LinkError to refuse
-        return 0
+        struct.pack_into("<I", resp, 0, self.logs._next)  # where the match's hands begin
+        return 4
 
     def _cmd_watch(self, req, resp):
         if len(req) != 1 or req[0] > 1:

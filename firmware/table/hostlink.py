@@ -4,6 +4,7 @@ The controller itself holds no link code: its logs are wrapped (LiveLogs) so
 records stream to watching hosts and each hand is sealed before it closes.
 """
 
+import struct
 import time
 
 from sichuan import ruleset as R
@@ -75,6 +76,8 @@ class HostLink:
         self.hands = hands  # 0: the ruleset's own match length
         self.rematch_ms = rematch_ms  # -1: only the host starts a match
         self.match_file = match_file
+        self.deadline = None  # ticks_ms when the match's time is up (MATCH start), or None
+        self.ticks = time.ticks_ms
         self.matches = 1
         self.next_rules = ctl.rs
         self._done = False  # the DONE state was seen (at _done_at, ticks_ms)
@@ -144,13 +147,23 @@ class HostLink:
         if self.busy():
             raise F.LinkError(F.E_BUSY)
         if op == hostcmds.MATCH_START:
+            lim = None
+            if len(args) >= 8:  # hands u16, seconds u16, rules CRC u32 (hostcmds)
+                lim = struct.unpack_from("<HHI", args)
+                if lim[2] and lim[2] != self.next_rules.crc():
+                    raise F.LinkError(F.E_CHECK)  # not the ruleset the host means
             self.new_match()
+            if lim is not None:
+                self.hands = lim[0]
+                if lim[1]:
+                    self.deadline = time.ticks_add(self.ticks(), lim[1] * 1000)
         else:
             self.ctl.state = C.DONE  # no match under way
 
     def new_match(self):
         """Start a match with the active ruleset (the table must not be in a hand)."""
         self.matches += 1
+        self.deadline = None
         self.announce()
         self.ctl.new_match(self.next_rules)
         self._done = False
@@ -172,6 +185,16 @@ class HostLink:
         ctl = self.ctl
         if self.hands and ctl.state == C.END and ctl.match.hand_no >= self.hands:
             ctl.state = C.DONE  # the match is as long as asked
+        if self.deadline is not None and ctl.state != C.DONE:
+            now = self.ticks()
+            over = time.ticks_diff(now, self.deadline)
+            if over >= 0:  # time is up (T/TFMJ: 50 minutes)
+                if ctl.state == C.PLAY:  # this hand is the last: the seats say so, in turn
+                    ctl.last = True      # with the scores, 2 s each
+                    ctl.display.text = None if over >> 11 & 1 else "LASt"
+                else:
+                    ctl.state = C.DONE
+                    ctl.display.text = None
         if ctl.state != C.DONE or self.rematch_ms < 0:
             return
         now = time.ticks_ms()

@@ -14,6 +14,8 @@ Tables:
   partial   bytes of a pull that was cut, per (table id, log id, total, crc),
             so the next pull resumes from there.
 A hand's id (`mjtable replay HAND_ID`) is its row id, or TABLE:LOG.
+A postgresql://... address instead of a path opens the same archive on
+PostgreSQL (mjtable.event.pgarchive), which several laptops share.
 """
 
 from __future__ import annotations
@@ -61,8 +63,12 @@ def default_path() -> str:
     return os.path.join(os.path.expanduser("~"), ".local", "share", "mjtable", "archive.sqlite")
 
 
+def is_url(path) -> bool:
+    return bool(path) and path.startswith(("postgresql://", "postgres://"))
+
+
 def add_argument(p) -> None:
-    p.add_argument("--archive", metavar="PATH", default=None,
+    p.add_argument("--archive", metavar="PATH|URL", default=None,
                    help="SQLite archive (default %s)" % default_path().replace("%", "%%"))
 
 
@@ -75,6 +81,13 @@ class Archive:
     command that reads never changes the file); else make it if need be.
     Either way a file that is not an mjtable archive (another program's
     SQLite, a text file) is refused as it is."""
+
+    def __new__(cls, path: str | None = None, create: bool = True):
+        if cls is Archive and is_url(path or default_path()):
+            from .event.pgarchive import PgArchive
+
+            return super().__new__(PgArchive)
+        return super().__new__(cls)
 
     def __init__(self, path: str | None = None, create: bool = True):
         self.path = path or default_path()

@@ -25,6 +25,7 @@ from . import (
     tablecmd,
     virtualcmd,
 )
+from .event import cmd as eventcmd
 
 COMMAND_MODULES = (
     calccmd,
@@ -41,6 +42,7 @@ COMMAND_MODULES = (
     flashcmd,
     monitorcmd,
     enrollcmd,
+    eventcmd,
 )
 
 

@@ -7,6 +7,7 @@
     mjtable key set [HEX|--new]     while the key button was held at boot
     mjtable clock set [--port P]    the host's clock to the table
     mjtable match start|end [--port P] [--wait S]
+    mjtable match start --event E --round R --table N   (mjtable.event)
 Changing anything needs the table key (see mjtable.findport).
 """
 
@@ -62,6 +63,9 @@ def add_parsers(sub):
     findport.add_arguments(m)
     m.add_argument("--wait", type=float, default=0.0, metavar="S",
                    help="seconds to wait for a hand in play to end (default 0: refuse at once)")
+    from .event import cmd as eventcmd
+
+    eventcmd.add_match_arguments(m)  # match start --event E --round R --table N
     m.set_defaults(func=match)
 
 
@@ -319,6 +323,10 @@ def clock_set(args):
 
 
 def match(args):
+    if args.event is not None:
+        from .event import cmd as eventcmd
+
+        return eventcmd.match_start(args)
     link = findport.connect(args, need_key=True)
     op = MATCH_START if args.op == "start" else MATCH_END
     try:

@@ -1,0 +1,17 @@
+"""`mjtable event`: a 竞技 (competition) event on the hand archive.
+
+One room, one job per module:
+  eventfile  the event file (TOML): name, dates, ruleset, match length,
+             rounds, placement points, tie-breaks, players
+  store      the event's tables beside the archive's logs (same database:
+             SQLite, or PostgreSQL for several referees' laptops)
+  seating    the draw of each round's tables and seats
+  standings  per match, per round and over the event; corrections applied
+  sheets     seating sheets, score sheets and standings (HTML, CSV, JSON)
+  pdf        the score sheet as PDF (fpdf2, the CJK font embedded)
+  pgarchive  the archive on PostgreSQL (the same interface as archive.Archive)
+  sync       an offline laptop's SQLite archive into the event database
+  cmd        the command line (`mjtable event ...`, `match start --event`)
+The table's signed record (the archived logs) is never edited: referees'
+corrections live in their own append-only table, beside it.
+"""

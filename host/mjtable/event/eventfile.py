@@ -1,0 +1,199 @@
+"""The event file (TOML): what a head referee writes before the event.
+
+    [event]
+    id = "cd2026"                  # short id the commands take (--event)
+    name = "2026 成都四川麻将竞技赛"
+    dates = ["2026-12-05", "2026-12-06"]
+    ruleset = "tfmj-2024"          # preset, or a rule file (relative to this file)
+    hands_per_match = 8            # and/or minutes_per_match; at least one
+    minutes_per_match = 50         # kept by the table: after it, the hand in play is the last
+    rounds = 8
+    seed = 20261205                # the first round's random draw
+    placement_points = [4, 2, 1, 0]
+    match_ties = "split"           # tied seats share their placements' points ("split")
+                                   # or the seat order decides ("seat")
+    tiebreaks = ["raw_points", "head_to_head", "firsts"]
+
+    [[players]]
+    id = "P001"
+    name = "张伟"                  # 汉字
+    latin = "Zhang Wei"            # pinyin or latin letters
+    club = "成都一队"
+
+Event standings rank by placement points, then by each tie-break in order:
+raw_points (the sum of the player's match results, table points),
+head_to_head (among the tied players: placements won minus lost against each
+other in the matches where they met), firsts (matches won), best_match (the
+player's best match result); last of all the player id, so a ranking is
+always total and the same on every laptop.
+Bad input is a BadInput naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+
+from sichuan import ruleset as R
+
+from .. import BadInput, rulefile
+
+TIEBREAKS = ("raw_points", "head_to_head", "firsts", "best_match")
+_ID = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
+_EVENT_KEYS = {"id", "name", "dates", "ruleset", "hands_per_match", "minutes_per_match",
+               "rounds", "seed", "placement_points", "match_ties", "tiebreaks"}
+_PLAYER_KEYS = {"id", "name", "latin", "club"}
+
+
+@dataclass
+class Player:
+    pid: str
+    name: str  # 汉字
+    latin: str  # pinyin / latin letters
+    club: str = ""
+
+
+@dataclass
+class Event:
+    eid: str
+    name: str
+    dates: list
+    ruleset_spec: str
+    rs: object  # sichuan Ruleset
+    hands: int  # 0: no hand limit (time only)
+    minutes: int  # 0: no time limit
+    rounds: int
+    seed: int
+    placement_points: list
+    match_ties: str
+    tiebreaks: list
+    players: list = field(default_factory=list)
+    source: str = ""  # the file's text, kept in the database
+
+    @property
+    def seats(self) -> int:
+        return self.rs[R.P_PLAYERS]
+
+    @property
+    def tables(self) -> int:
+        return len(self.players) // self.seats
+
+    def player(self, pid: str) -> Player:
+        for p in self.players:
+            if p.pid == pid:
+                return p
+        raise BadInput("event %s has no player %r" % (self.eid, pid))
+
+
+def load(path: str) -> Event:
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise BadInput("%s: cannot read: %s" % (path, e.strerror or e)) from None
+    return parse(raw.decode("utf-8", "replace"), path)
+
+
+def parse(text: str, where: str = "event file") -> Event:
+    """The Event of an event file's text; BadInput names `where` and the key."""
+    try:
+        d = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise BadInput("%s: not valid TOML: %s" % (where, e)) from None
+    unknown = set(d) - {"event", "players"}
+    if unknown:
+        raise BadInput("%s: unknown section(s) %s" % (where, ", ".join(sorted(unknown))))
+    ev = d.get("event")
+    if not isinstance(ev, dict):
+        raise BadInput("%s: no [event] section" % where)
+    bad = set(ev) - _EVENT_KEYS
+    if bad:
+        raise BadInput("%s: [event] unknown key(s) %s" % (where, ", ".join(sorted(bad))))
+
+    def need(key, kind, default=None):
+        v = ev.get(key, default)
+        if v is None:
+            raise BadInput("%s: [event] %s is missing" % (where, key))
+        if not isinstance(v, kind) or isinstance(v, bool) and kind is not bool:
+            raise BadInput("%s: [event] %s: %r is not a %s" % (where, key, v, kind.__name__))
+        return v
+
+    eid = need("id", str)
+    if not _ID.match(eid):
+        raise BadInput("%s: [event] id %r: letters, digits, '_.-', at most 32" % (where, eid))
+    spec = need("ruleset", str)
+    if spec.endswith((".toml", ".bin")) and not os.path.isabs(spec) and os.path.isfile(where):
+        spec = os.path.join(os.path.dirname(os.path.abspath(where)), spec)
+    rs = rulefile.load(spec)
+    hands = need("hands_per_match", int, 0)
+    minutes = need("minutes_per_match", int, 0)
+    if not 0 <= hands <= 999 or not 0 <= minutes <= 1000 or hands == minutes == 0:
+        raise BadInput("%s: [event] give hands_per_match (1..999) and/or minutes_per_match "
+                       "(1..1000)" % where)
+    if hands > rs[R.P_HANDS]:  # the table ends a match at the ruleset's length
+        raise BadInput("%s: [event] hands_per_match %d: the ruleset %s plays %d-hand matches "
+                       "(a rule file with hands = %d)" % (where, hands, rs.name, rs[R.P_HANDS],
+                                                          hands))
+    rounds = need("rounds", int)
+    if not 1 <= rounds <= 99:
+        raise BadInput("%s: [event] rounds: %d, expected 1..99" % (where, rounds))
+    np = rs[R.P_PLAYERS]
+    pp = need("placement_points", list)
+    if len(pp) != np or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                for v in pp):
+        raise BadInput("%s: [event] placement_points: %d numbers, one per place (%r)"
+                       % (where, np, pp))
+    ties = need("match_ties", str, "split")
+    if ties not in ("split", "seat"):
+        raise BadInput("%s: [event] match_ties: %r, expected \"split\" or \"seat\"" % (where, ties))
+    tb = need("tiebreaks", list, ["raw_points", "head_to_head"])
+    for t in tb:
+        if t not in TIEBREAKS:
+            raise BadInput("%s: [event] tiebreaks: unknown %r (known: %s)"
+                           % (where, t, ", ".join(TIEBREAKS)))
+    dates = need("dates", list, [])
+    for x in dates:
+        if not isinstance(x, (str, datetime.date)):
+            raise BadInput("%s: [event] dates: %r is not a date" % (where, x))
+        try:
+            datetime.date.fromisoformat(str(x))
+        except ValueError:
+            raise BadInput("%s: [event] dates: %r is not YYYY-MM-DD" % (where, x)) from None
+    e = Event(eid, need("name", str), [str(x) for x in dates], spec, rs, hands, minutes,
+              rounds, need("seed", int, 0), list(pp), ties, list(tb), source=text)
+    e.players = _players(d.get("players", []), where, np)
+    return e
+
+
+def _players(rows, where: str, np: int) -> list:
+    if not isinstance(rows, list):
+        raise BadInput("%s: players must be [[players]] tables" % where)
+    out: list = []
+    seen: set = set()
+    for i, p in enumerate(rows):
+        at = "%s: player %d" % (where, i + 1)
+        if not isinstance(p, dict):
+            raise BadInput("%s: not a table" % at)
+        bad = set(p) - _PLAYER_KEYS
+        if bad:
+            raise BadInput("%s: unknown key(s) %s" % (at, ", ".join(sorted(bad))))
+        for k in ("id", "name", "latin"):
+            if not isinstance(p.get(k), str) or not p[k].strip():
+                raise BadInput("%s: %s is missing or empty" % (at, k))
+        if not _ID.match(p["id"]):
+            raise BadInput("%s: id %r: letters, digits, '_.-', at most 32" % (at, p["id"]))
+        if p["id"] in seen:
+            raise BadInput("%s: id %r given twice" % (at, p["id"]))
+        seen.add(p["id"])
+        club = p.get("club", "")
+        if not isinstance(club, str):
+            raise BadInput("%s: club is not text" % at)
+        out.append(Player(p["id"], p["name"].strip(), p["latin"].strip(), club.strip()))
+    if len(out) < np or len(out) % np:
+        raise BadInput("%s: %d players; an event needs a multiple of %d (the ruleset's seats): "
+                       "add or withdraw players (a substitute plays under their own id)"
+                       % (where, len(out), np))
+    return out
