@@ -24,6 +24,7 @@ from . import (
     tablecmd,
     virtualcmd,
 )
+from .live import cmd as livecmd
 
 COMMAND_MODULES = (
     calccmd,
@@ -39,6 +40,7 @@ COMMAND_MODULES = (
     deploycmd,
     monitorcmd,
     enrollcmd,
+    livecmd,
 )
 
 
