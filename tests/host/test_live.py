@@ -382,3 +382,67 @@ def test_nothing_a_browser_sends_changes_anything(tmp_path):
         assert e.value.code == 404
     finally:
         stop(live)
+
+
+# --- the broadcast delay, the replay and the event page ---
+
+
+def test_the_public_view_is_held_back_by_the_delay_the_referee_is_not():
+    import asyncio
+
+    from mjtable.live import hub as hubmod
+
+    recs, _ = bot_records()
+
+    async def go():
+        loop = asyncio.get_running_loop()
+        hub = hubmod.Hub(loop, feed.Rules(), {"public": (0.3, True), "referee": (0.0, False)})
+        t = hub.add("1", "/dev/null", "Table 1")
+        t._run(time.time(), t._hand, (3, recs[:30]))
+        ref, pub = t.views["referee"].current, t.views["public"].current
+        assert ref["records"] == 30 and ref["seats"][0]["hand"]
+        assert pub["records"] == 0  # still what the table was 0.3 s ago
+        await asyncio.sleep(0.5)
+        pub = t.views["public"].current
+        assert pub["records"] == 30 and all(s["hand"] is None for s in pub["seats"]
+                                            if not s["won"])
+        assert hub.event_snapshot("public")["tables"][0]["hand"] == 3
+
+    asyncio.run(go())
+
+
+def test_replay_steps_an_archived_hand_and_the_event_page_shows_every_table(tmp_path, browser):
+    from mjtable import archive
+    from test_hostcmds_e2e import build_log
+
+    recs, g = bot_records(seed=4)
+    path = str(tmp_path / "event.sqlite")
+    ar = archive.Archive(path)
+    data = build_log(9, recs)
+    log = logfmt.parse(data)
+    ar.add_log("4c49564554455354", 9, log.head, data, "unsealed", "%08x" % XZ.crc())
+    ar.close()
+    live, urls = start_live("--table", "/dev/null/a=Final A", "--table", "/dev/null/b",
+                            "--archive", path)
+    try:
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.goto(urls["public"] + "/replay/1")
+        page.wait_for_function("document.getElementById('table').dataset.step == '0'")
+        for step in (0, 1, 5, 40):
+            page.evaluate("show(%d)" % step)
+            assert drawn_state(read(page)) == table_truth(XZ, recs[: step + 1]), step
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate("document.getElementById('table').dataset.step") == "41"
+        page.evaluate("show(1e9)")  # the last step: the hand's end
+        assert read(page)["phase"] == "end"
+        assert "Hand over" in page.inner_text("#table")
+        ev = browser.new_page()
+        ev.goto(urls["public"] + "/")
+        ev.wait_for_function("document.querySelectorAll('.card').length == 2")
+        assert "Final A" in ev.inner_text(".tables") and "link lost" in ev.inner_text(".tables")
+        assert ev.get_attribute(".card", "href") == "/table/1"
+        ev.wait_for_function("document.querySelectorAll('.standings tbody tr').length == 4")
+        best = max(range(4), key=lambda s: (g.delta[s], -s))
+        assert ev.inner_text(".standings tbody tr") .split("\t")[2] == str(g.delta[best])
+    finally:
+        stop(live)

@@ -87,8 +87,18 @@ function drawTable(el, snap, opts = {}) {
   const banner = link === "ok" ? "" :
     `<div class="linkstate ${link}">${link === "lost" ? "link lost" : "connecting"}` +
     `${snap.detail ? ": " + esc(snap.detail) : ""}</div>`;
-  const seats = (snap.seats || []).map(s => seatHTML(s, snap)).join("");
-  el.innerHTML = `${banner}<div class="felt">${seats}${centreHTML(snap)}</div>`;
+  // Only the parts that changed are drawn again (an action changes one or two
+  // seats and the centre): parsing ~150 SVG tiles per update is the page's cost.
+  const parts = [banner].concat((snap.seats || []).map(s => seatHTML(s, snap)), [centreHTML(snap)]);
+  const old = el._parts;
+  if (!old || old.length !== parts.length) {
+    el.innerHTML = `<div class="banner">${parts[0]}</div><div class="felt">` +
+      parts.slice(1).map(p => `<div class="part">${p}</div>`).join("") + `</div>`;
+  } else {
+    const boxes = [el.querySelector(".banner")].concat(Array.from(el.querySelectorAll(".felt > .part")));
+    parts.forEach((p, i) => { if (p !== old[i]) boxes[i].innerHTML = p; });
+  }
+  el._parts = parts;
   el.dataset.version = snap.version !== undefined ? snap.version : "";
   el.dataset.records = snap.records;
   el.dataset.link = link;
