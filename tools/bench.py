@@ -276,7 +276,7 @@ def core_section(quick):
 # as a function (quick) -> dict, and a printer in PRINTERS.
 SECTIONS = {"core": core_section}
 _EXTRA = (("engine", "engine_bench"), ("wild", "bench_wild"), ("table", "table_bench"),
-          ("link", "link_bench"), ("event", "event_bench"))
+          ("link", "link_bench"), ("event", "event_bench"), ("live", "live_bench"))
 
 
 def run(quick, only=None):

@@ -26,6 +26,7 @@ from . import (
     virtualcmd,
 )
 from .event import cmd as eventcmd
+from .live import cmd as livecmd
 
 COMMAND_MODULES = (
     calccmd,
@@ -43,6 +44,7 @@ COMMAND_MODULES = (
     monitorcmd,
     enrollcmd,
     eventcmd,
+    livecmd,
 )
 
 

@@ -1,0 +1,217 @@
+"""One table's link, read in a thread: the records of the hand in play.
+
+The feed opens a session without a key (reading only: HELLO, WATCH, LOGS,
+GET, INFO; nothing that changes the table), turns WATCH on, then reads the
+newest log on the table (the hand in play, or the last one played) and hands
+its records over whole, so a page opened mid-hand has the hand's whole state.
+Then every EV_GAME event is one more record.
+
+Events and the log overlap: records appended between WATCH on and the GET
+are in both. The table sends events in the order it appends records, so the
+events are a run of the log from some record on; the longest tail of the log
+that the first events repeat is dropped (`Overlap`). A record lost anyway
+(the table's queue of 32 overflowed) makes the replay refuse an action or the
+end points differ; the sink then asks for a resync: the log is read again.
+
+A link that stays silent is asked INFO every HEARTBEAT s: no answer is
+"link lost" (cable out, table off), and the feed reconnects every RETRY s; an
+answer with watch=0 means the table restarted (it forgot our WATCH): the
+feed resyncs. Sink methods (called from this thread):
+    link(state, detail)        "connecting" | "ok" | "lost"
+    hand(log_id, records)      the whole hand so far: [(type, payload)]
+    record(rtype, payload)     one more record of it
+    earlier(log_id, points)    a finished hand's points, still on the table
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from sichuan import presets
+from sichuan import ruleset as R
+
+from .. import link as L
+from .. import logfmt
+from ..logscmd import fetch_log, table_logs
+from ..tablecmd import CMD_WATCH
+
+EV_GAME = 0x40
+HEARTBEAT = 1.0  # s of silence before the feed asks INFO
+RETRY = 1.0  # s between reconnection attempts
+EARLIER = 16  # finished hands still on the table whose points are read at the start
+
+
+class Rules:
+    """Rulesets by CRC: the presets, then whatever a table reports."""
+
+    def __init__(self):
+        self._by_crc = {}
+        for n in presets.names():
+            rs = presets.get(n)
+            self._by_crc[rs.crc()] = rs
+        self._lock = threading.Lock()
+
+    def __call__(self, crc):
+        with self._lock:
+            return self._by_crc.get(crc)
+
+    def add(self, rs):
+        with self._lock:
+            self._by_crc[rs.crc()] = rs
+
+
+class Overlap:
+    """Drops the events that repeat the tail of the log just read."""
+
+    def __init__(self, log_records):
+        self.log = list(log_records)
+        self.seen: list = []
+        self.done = not self.log
+
+    def take(self, rec):
+        """The records to feed now for event rec (none while it may repeat the log)."""
+        if self.done:
+            return [rec]
+        self.seen.append(rec)
+        log, seen, n = self.log, self.seen, len(self.seen)
+        for j in range(len(log) - n):  # all of it inside the log so far: wait for more
+            if log[j : j + n] == seen:
+                return []
+        self.done = True
+        for k in range(min(n, len(log)), 0, -1):
+            if log[-k:] == seen[:k]:
+                return seen[k:]
+        return seen  # no overlap: every event is new
+
+
+class Feed(threading.Thread):
+    """Reads one table; `port` is a serial device or a pty path."""
+
+    def __init__(self, port, sink, rules, timeout=2.0, opener=None):
+        super().__init__(daemon=True, name="feed %s" % port)
+        self.port = port
+        self.sink = sink
+        self.rules = rules
+        self.timeout = timeout
+        self.opener = opener or (lambda p: L.open_port(p, timeout=0.5))
+        self.stopping = threading.Event()
+        self.want_resync = threading.Event()
+        self.table_id = ""
+        self.counted: set = set()  # earlier logs whose points were reported
+        self.log_id = -1  # the hand the records belong to
+        self.ser = None
+
+    def stop(self):
+        self.stopping.set()
+
+    def resync(self):
+        self.want_resync.set()
+
+    def run(self):
+        while not self.stopping.is_set():
+            self.sink.link("connecting", self.port)
+            try:
+                self.ser = self.opener(self.port)
+            except Exception as e:  # pyserial's SerialException, OSError: not there
+                self.sink.link("lost", "cannot open %s: %s" % (self.port, e))
+                self.stopping.wait(RETRY)
+                continue
+            try:
+                self._session(L.Link(self.ser, key=None, timeout=self.timeout))
+            except (L.LinkError, OSError, ValueError, logfmt.LogDamaged) as e:
+                self.sink.link("lost", str(e))
+            except Exception as e:  # a serial error of any kind: the cable
+                self.sink.link("lost", "%s: %s" % (type(e).__name__, e))
+            finally:
+                try:
+                    self.ser.close()
+                except Exception:
+                    pass
+            self.stopping.wait(RETRY)
+
+    def _session(self, link):
+        link.hello()
+        self.table_id = link.table_id.hex()
+        link.request(CMD_WATCH, b"\x01")
+        overlap = self._catch_up(link)
+        self.sink.link("ok", self.table_id)
+        quiet_since = time.monotonic()
+        while not self.stopping.is_set():
+            if self.want_resync.is_set():
+                overlap = self._catch_up(link)
+            while link.events:
+                kind, _seq, payload = link.events.popleft()
+                if kind == EV_GAME:
+                    overlap = self._event(link, overlap, payload)
+            got = link.read_frame(time.monotonic() + 0.2)
+            now = time.monotonic()
+            if got is not None:
+                quiet_since = now
+                if got[0] == (EV_GAME | L.REPLY):
+                    overlap = self._event(link, overlap, got[2])
+            elif now - quiet_since > HEARTBEAT:
+                info = link.info()  # LinkError if the table does not answer: lost
+                quiet_since = time.monotonic()
+                if info.get("watch") == "0":  # restarted: it forgot our WATCH
+                    link.request(CMD_WATCH, b"\x01")
+                    overlap = self._catch_up(link)
+
+    def _catch_up(self, link):
+        """Read the newest log whole; report the finished ones' points once."""
+        self.want_resync.clear()
+        logs = table_logs(link)
+        if not logs:
+            self.log_id = 0
+            self.sink.hand(-1, [])
+            return Overlap([])
+        for lid, _size in logs[-EARLIER - 1 : -1]:
+            if (self.table_id, lid) in self.counted:
+                continue
+            self.counted.add((self.table_id, lid))
+            pts = logfmt.parse(fetch_log(link, lid)).end_points()
+            if pts is not None:
+                self.sink.earlier(lid, pts)
+        lid = logs[-1][0]
+        for attempt in range(3):  # the hand in play may grow during the read
+            try:
+                recs = logfmt.parse(fetch_log(link, lid)).records
+                break
+            except L.LinkError:
+                if attempt == 2:
+                    raise
+        # every event that came before the read's last reply is in the log
+        link.events.clear()
+        self._know_rules(link, recs)
+        self.log_id = lid
+        self.sink.hand(lid, recs)
+        if any(t == logfmt.T_END for t, _ in recs):
+            self.counted.add((self.table_id, lid))
+        return Overlap(recs)
+
+    def _event(self, link, overlap, payload):
+        if not payload:
+            return overlap
+        rec = (payload[0], bytes(payload[1:]))
+        for r in overlap.take(rec):
+            if r[0] == logfmt.T_HEAD:
+                self._know_rules(link, [r])
+                self.log_id += 1
+                self.sink.hand(self.log_id, [r])
+            else:
+                self.sink.record(r[0], r[1])
+                if r[0] == logfmt.T_END:
+                    self.counted.add((self.table_id, self.log_id))
+        return overlap
+
+    def _know_rules(self, link, recs):
+        """Pull the table's ruleset when a hand's header names one not known."""
+        for t, p in recs:
+            if t == logfmt.T_HEAD and len(p) >= 7:
+                crc = int.from_bytes(p[3:7], "little")
+                if self.rules(crc) is None:
+                    blob = link.get_object(L.OBJ_RULES, 0)
+                    try:
+                        self.rules.add(R.from_blob(blob))
+                    except ValueError:
+                        pass

@@ -1,0 +1,213 @@
+"""The tables' state on the server, and what each view of it is sent.
+
+A Table is the sink of one Feed (feed.py): its methods are called from the
+feed's thread and handed to the event loop, where the HandModel (model.py)
+replays the records; every change makes a full snapshot (a page never needs
+the ones before: a page opened late, or a browser that reconnects, is whole
+with the next one). Snapshots go to each view's Publisher:
+
+    a view = (delay s, hide concealed hands); "public" is --delay and
+    --hide-hands, "referee" is no delay and every hand.
+
+A Publisher holds a snapshot back `delay` seconds (call_later: the order of
+the table's events is kept), then sends it, JSON-encoded once, to every
+client of the view (one send queue each: a slow browser never holds up the
+others). The event page's summaries go the same way, through the same delay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import deque
+
+from .model import HandModel, Mismatch, hide_hands
+
+CLIENT_QUEUE = 256  # snapshots a slow browser may fall behind before it is dropped
+
+
+class Client:
+    """One browser's send queue (a WebSocket)."""
+
+    def __init__(self, ws):
+        self.ws = ws
+        self.queue: deque = deque()
+        self.wake = asyncio.Event()
+        self.closed = False
+
+    def put(self, text: str) -> None:
+        if len(self.queue) >= CLIENT_QUEUE:
+            self.closed = True  # too far behind: it reconnects and is whole again
+        self.queue.append(text)
+        self.wake.set()
+
+    async def run(self) -> None:
+        while not self.closed and not self.ws.closed:
+            await self.wake.wait()
+            self.wake.clear()
+            while self.queue and not self.ws.closed:
+                await self.ws.send_str(self.queue.popleft())
+        if not self.ws.closed:
+            await self.ws.close()
+
+
+class Publisher:
+    """One view of one stream (a table, or the event's summary)."""
+
+    def __init__(self, loop, delay: float, transform=None):
+        self.loop = loop
+        self.delay = delay
+        self.transform = transform
+        self.current = None  # the last snapshot published (already transformed)
+        self.text = ""
+        self.clients: set = set()
+        self.after = []  # fn(snapshot) called on each publish (the event summary)
+
+    def push(self, snap: dict) -> None:
+        if self.delay > 0:
+            self.loop.call_later(self.delay, self._publish, snap)
+        else:
+            self._publish(snap)
+
+    def _publish(self, snap: dict) -> None:
+        if self.transform is not None:
+            snap = self.transform(snap)
+        self.current = snap
+        self.text = json.dumps(snap, ensure_ascii=False)
+        for c in list(self.clients):
+            c.put(self.text)
+        for fn in self.after:
+            fn(snap)
+
+
+def summary(snap: dict) -> dict:
+    """A table at a glance: the event page's row."""
+    seats = snap.get("seats", [])
+    totals = [s["total"] for s in seats]
+    lead = max(range(len(totals)), key=lambda i: totals[i]) if totals else -1
+    alerts = [{"seat": s["seat"], "name": a["name"]} for s in seats for a in s["alerts"]]
+    return {"table": snap["table"], "name": snap["name"], "id": snap["id"],
+            "link": snap["link"], "hand": snap["hand"], "rules": snap.get("rules", ""),
+            "phase": snap.get("phase", ""), "wall": snap.get("wall", 0),
+            "turn": snap.get("turn", -1), "totals": totals, "lead": lead,
+            "names": [s["name"] for s in seats], "alerts": alerts,
+            "over": snap.get("over", False), "t": snap["t"]}
+
+
+class Table:
+    """One table: a Feed's sink, and its snapshots for each view."""
+
+    def __init__(self, hub, key: str, port: str, name: str):
+        self.hub = hub
+        self.key = key
+        self.port = port
+        self.name = name
+        self.table_id = ""
+        self.link_state = "connecting"
+        self.detail = ""
+        self.hand_id = -1
+        self.totals = [0, 0, 0, 0]  # points of the finished hands seen
+        self.model = HandModel(hub.rules, 0)
+        self.version = 0
+        self.t = time.time()
+        self.feed = None  # set by the caller; asked to resync on a mismatch
+        self.views = {name: Publisher(hub.loop, delay, hide_hands if hide else None)
+                      for name, (delay, hide) in hub.views.items()}
+
+    # --- the feed's calls, from its thread ---
+
+    def _soon(self, fn, *args):
+        t = time.time()  # when the host had it: the pages' latency starts here
+        self.hub.loop.call_soon_threadsafe(self._run, t, fn, args)
+
+    def _run(self, t, fn, args):
+        self.t = t
+        fn(*args)
+        self._changed()
+
+    def link(self, state, detail):
+        self._soon(self._link, state, detail)
+
+    def hand(self, log_id, records):
+        self._soon(self._hand, log_id, list(records))
+
+    def record(self, rtype, payload):
+        self._soon(self._record, rtype, payload)
+
+    def earlier(self, log_id, points):
+        self._soon(self._earlier, points)
+
+    # --- in the loop ---
+
+    def _link(self, state, detail):
+        self.link_state = state
+        self.detail = detail
+        if state == "ok":
+            self.table_id = detail
+
+    def _hand(self, log_id, records):
+        self.hand_id = log_id
+        self.model = HandModel(self.hub.rules, log_id, self.totals)
+        for r in records:
+            self._record(*r)
+
+    def _earlier(self, points):
+        for i, p in enumerate(points[: len(self.totals)]):
+            self.totals[i] += p
+
+    def _record(self, rtype, payload):
+        try:
+            was_over = self.model.over
+            self.model.feed(rtype, payload)
+            if self.model.over and not was_over and self.model.end_points:
+                self._earlier(self.model.end_points)
+        except Mismatch as e:
+            self.detail = "resync: %s" % e
+            if self.feed is not None:
+                self.feed.resync()
+
+    def _changed(self):
+        self.version += 1
+        snap = self.snapshot()
+        for v in self.views.values():
+            v.push(snap)
+
+    def snapshot(self) -> dict:
+        s = self.model.snapshot()
+        s.update({"table": self.key, "name": self.name, "id": self.table_id,
+                  "link": self.link_state, "detail": self.detail, "hand": self.hand_id,
+                  "version": self.version, "t": self.t})
+        return s
+
+
+class Hub:
+    """Every table of the server, and the event page's view of them."""
+
+    def __init__(self, loop, rules, views):
+        self.loop = loop
+        self.rules = rules
+        self.views = views  # name -> (delay s, hide hands)
+        self.tables: dict = {}
+        self.events = {name: Publisher(loop, 0) for name in views}
+        self._rows = {name: {} for name in views}
+
+    def add(self, key, port, name) -> Table:
+        t = Table(self, key, port, name)
+        self.tables[key] = t
+        for view, pub in t.views.items():
+            pub.after.append(lambda snap, view=view: self._row(view, snap))
+            pub._publish(t.snapshot())  # "connecting", at once in every view
+        return t
+
+    def _row(self, view, snap):
+        self._rows[view][snap["table"]] = summary(snap)
+        self.events[view].push(self.event_snapshot(view))
+
+    def event_snapshot(self, view) -> dict:
+        rows = self._rows[view]
+        return {"tables": [rows[k] for k in self.tables if k in rows],
+                "standings": self.standings,
+                "t": time.time()}
+
+    standings = None  # the archive's standings (standings.py), refreshed by the server

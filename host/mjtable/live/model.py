@@ -1,0 +1,215 @@
+"""The hand as a broadcast shows it, rebuilt from the table's log records.
+
+A HandModel takes the records the table writes (table/hostcmds.py: T_HEAD the
+sichuan.handlog header, T_ACT one action and its payments, T_ALERT, T_END)
+one by one, replays every action through the rules core (sichuan.game, the
+table's own engine), and gives a snapshot: a JSON-ready dict the pages draw.
+The same model serves the live link and an archived hand's replay.
+
+Snapshot (faces are 0..26: suit f // 9 = 万 筒 条, rank f % 9 + 1):
+    {"rules": "xuezhan", "phase": "discard", "turn": 1, "dealer": 0,
+     "wall": 55, "records": 37, "over": false, "np": 4,
+     "seats": [{"seat": 0, "hand": [0, 0, 4, ...] | null, "count": 13,
+                "drawn": 7 | -1, "melds": [{"kind": "peng", "face": 3}],
+                "discards": [{"face": 3, "claimed": true}], "void": 0..2 | -1,
+                "delta": -4, "total": -12, "won": false, "left": false,
+                "prompt": ["hu", "peng"], "alerts": [{"code": 1, ...}]}],
+     "claim": {"face": 12, "from": 2, "rob": false, "may": {"1": ["peng"]}} | null,
+     "pays": [{"key": "h7.12.0", "payer": 1, "payee": 0, "amount": 2,
+               "why": "gang_an"}],
+     "wins": [{"seat": 0, "fan": 3, "flags": ["zimo"], "from": -1, "face": 5}],
+     "last": "South discard 5p", "error": ""}
+"hand" is null when the view hides concealed tiles (spectators); "count"
+stays. "pays" are the payments of the last action, each with a key unique in
+the hand so a page animates each payment once.
+"""
+
+from __future__ import annotations
+
+import struct
+
+from sichuan import game as G
+from sichuan import handlog, meld
+from sichuan.claims import C_FEI, C_GANG, C_HU, C_PENG, ST_LEFT, ST_WON
+from sichuan.settle import EV_ACCEPTED, EV_PAY, EV_WIN
+
+from .. import hands, names
+
+T_HEAD, T_ACT, T_ALERT, T_END, T_SEAL = 1, 2, 3, 4, 0xFE
+ALERT_NAMES = ("none", "void-suit discard", "out of turn", "unknown tag", "tile in two places",
+               "fifth copy", "wrong tile count", "claim refused", "flash full", "reader fault")
+KEY_ALERTS = (2, 7)  # raised by a key press: they clear by themselves after 3 s
+CLAIMS = ((C_HU, "hu"), (C_PENG, "peng"), (C_GANG, "gang"), (C_FEI, "fei"))
+
+
+class Mismatch(Exception):
+    """The records do not replay (a record lost or doubled): the caller resyncs."""
+
+
+class HandModel:
+    """One hand, fed record by record. rules(crc) -> Ruleset or None."""
+
+    def __init__(self, rules, hand_id=0, before=None):
+        self.rules = rules
+        self.hand_id = hand_id
+        self.before = list(before or [])  # each seat's points before this hand
+        self.head = b""
+        self.game = None
+        self.rs = None
+        self.records = 0  # records fed (the page's version within the hand)
+        self.actions = 0
+        self.over = False
+        self.end_points = None
+        self.alerts: list = []  # (seat, code, reason, action index when raised)
+        self.pays: list = []
+        self.wins: list = []
+        self.last = ""
+        self.error = ""
+
+    # --- feeding ---
+
+    def feed(self, rtype: int, payload: bytes) -> None:
+        """One record; Mismatch if it cannot follow the ones before."""
+        self.records += 1
+        if rtype == T_HEAD:
+            self._head(bytes(payload))
+        elif self.game is None:
+            return  # a hand under a ruleset we could not find: nothing to draw
+        elif rtype == T_ACT:
+            self._act(bytes(payload))
+        elif rtype == T_ALERT and len(payload) >= 3:
+            self.alerts.append((payload[0], payload[1], payload[2], self.actions))
+        elif rtype == T_END:
+            pts = list(struct.unpack("<%dh" % (len(payload) // 2), payload))
+            self.end_points = pts
+            self.over = True
+            if pts[: self.game.np] != list(self.game.delta):
+                raise Mismatch("the table's points %s, the replay's %s"
+                               % (pts, list(self.game.delta)))
+
+    def _head(self, data: bytes) -> None:
+        head, _ = handlog.decode(data)
+        self.head = data
+        self.rs = self.rules(head[0])
+        if self.rs is None:
+            self.error = "ruleset CRC %08X is unknown here" % head[0]
+            return
+        self.game = G.Game(self.rs, head[2], head[3])
+        if len(self.before) < self.game.np:
+            self.before += [0] * (self.game.np - len(self.before))
+
+    def _act(self, data: bytes) -> None:
+        try:
+            _, recs = handlog.decode(self.head + data)
+        except ValueError as e:
+            raise Mismatch(str(e)) from None
+        self.pays = []
+        self.wins = []
+        for r in recs:
+            if r[0] != handlog.REC_ACTION:
+                continue
+            evs = self.game.apply(r[1])
+            if evs[0][0] != EV_ACCEPTED:
+                raise Mismatch("action %s refused by the replay" % hands.fmt_action(r[1]))
+            self.actions += 1
+            self.last = hands.fmt_action(r[1])
+            for i, e in enumerate(evs):
+                if e[0] == EV_PAY:
+                    why = names.PAY_NAMES[e[4]] if e[4] < len(names.PAY_NAMES) else str(e[4])
+                    self.pays.append({"key": "h%d.%d.%d" % (self.hand_id, self.actions, i),
+                                      "payer": e[1], "payee": e[2], "amount": e[3],
+                                      "why": why})
+                elif e[0] == EV_WIN:
+                    self.wins.append({"seat": e[1], "fan": e[2],
+                                      "flags": names.flags_of(e[3], zh=True),
+                                      "from": e[4], "face": e[5]})
+
+    # --- drawing ---
+
+    def snapshot(self) -> dict:
+        g = self.game
+        if g is None:
+            return {"rules": "", "phase": "none", "np": 0, "seats": [], "claim": None,
+                    "pays": [], "wins": [], "records": self.records, "over": self.over,
+                    "last": "", "error": self.error, "wall": 0, "turn": -1, "dealer": -1}
+        seats = [self._seat(s) for s in range(g.np)]
+        return {"rules": self.rs.name, "phase": names.PHASE_NAMES[g.phase], "turn": g.turn,
+                "dealer": g.dealer, "wall": g.wall, "np": g.np, "seats": seats,
+                "claim": self._claim(), "pays": self.pays, "wins": self.wins,
+                "records": self.records, "over": self.over, "last": self.last,
+                "error": self.error}
+
+    def _seat(self, s: int) -> dict:
+        g = self.game
+        tiles = [f for f in range(27) for _ in range(g.hand[s][f])]
+        drawn = -1
+        if s == g.turn and g.phase == G.PH_DISCARD and g.drawn >= 0 and g.drawn in tiles:
+            drawn = g.drawn  # shown apart, as the tile just drawn lies on the tray
+            tiles.remove(drawn)
+        melds = [{"kind": names.KIND_NAMES[meld.kind(m)], "face": meld.face(m)}
+                 for m in g.meld_list(s)]
+        discards = [{"face": g.disc[i] & 0x7F, "claimed": bool(g.disc[i] & 0x80)}
+                    for i in range(g.ndisc) if g.dseat[i] == s]
+        mask = g.prompt_mask(s)
+        alerts = [{"code": c, "name": ALERT_NAMES[c] if c < len(ALERT_NAMES) else str(c),
+                   "reason": names.REASONS[r] if r < len(names.REASONS) else str(r),
+                   "key": "h%d.a%d" % (self.hand_id, i), "by_key": c in KEY_ALERTS}
+                  for i, (seat, c, r, at) in enumerate(self.alerts)
+                  if seat == s and at == self.actions and not self.over]
+        return {"seat": s, "name": hands.SEAT_NAMES[s], "hand": tiles, "count": len(tiles),
+                "drawn": drawn, "melds": melds, "discards": discards,
+                "void": g.void[s] if g.void[s] < 3 else -1, "delta": g.delta[s],
+                "total": self.before[s] + g.delta[s], "won": bool(g.status[s] & ST_WON),
+                "left": bool(g.status[s] & ST_LEFT),
+                "prompt": [n for bit, n in CLAIMS if mask & bit], "alerts": alerts}
+
+    def _claim(self):
+        g = self.game
+        if not G.claim_open(g.phase):
+            return None
+        may = {}
+        for s in range(g.np):
+            mask = g.prompt_mask(s)
+            if mask:
+                may[str(s)] = [n for bit, n in CLAIMS if mask & bit]
+        return {"face": g.pend, "from": g.pseat, "rob": g.phase == G.PH_ROB, "may": may}
+
+
+def hide_hands(snap: dict) -> dict:
+    """The snapshot a spectator gets when the event hides concealed hands: the
+    counts stay, the tiles go (a seat that has won shows its hand, and every
+    hand is shown once the hand is over)."""
+    if snap.get("over"):
+        return snap
+    out = dict(snap)
+    out["seats"] = []
+    for seat in snap.get("seats", []):
+        if seat["won"]:
+            out["seats"].append(seat)
+            continue
+        seat = dict(seat)
+        seat["hand"] = None
+        seat["drawn"] = -1 if seat["drawn"] < 0 else -2  # a tile drawn, face down
+        out["seats"].append(seat)
+    return out
+
+
+def replay_steps(rules, records, hand_id=0) -> list:
+    """Snapshots of an archived hand's records: one after the head, then one
+    after each action (alerts and the end fold into the step they follow)."""
+    m = HandModel(rules, hand_id)
+    steps = []
+    for rtype, payload in records:
+        if rtype == T_SEAL:
+            continue
+        try:
+            m.feed(rtype, payload)
+        except Mismatch as e:
+            m.error = str(e)
+            steps.append(m.snapshot())
+            break
+        if rtype in (T_HEAD, T_ACT) or not steps:
+            steps.append(m.snapshot())
+        else:
+            steps[-1] = m.snapshot()
+    return steps

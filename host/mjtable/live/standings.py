@@ -1,0 +1,30 @@
+"""The standings the event page shows, from the archive the referees pull into.
+
+The interface (small on purpose, so the event room can fill it):
+    standings(archive) -> {"title": str, "columns": [str], "rows": [[cell, ...]]}
+When the event room (mjtable.event, issue 23) offers
+`mjtable.event.standings.for_live(archive)` with that result, it is used (players,
+placement points, tie-breaks); until then, the per-table-seat totals of
+`mjtable export` (exportcmd.standings). None when there is no archive yet.
+"""
+
+from __future__ import annotations
+
+import os
+
+
+def standings(archive):
+    if not archive or (not archive.startswith("postgresql:") and not os.path.exists(archive)):
+        return None
+    try:
+        from ..event.standings import for_live  # type: ignore[import-not-found]
+    except ImportError:
+        for_live = None
+    if for_live is not None:
+        return for_live(archive)
+    from .. import exportcmd
+
+    hs = exportcmd.collect([archive])
+    return {"title": "Standings (table seats, archived hands)",
+            "columns": ["place", "table seat", "points", "hands"],
+            "rows": [list(r) for r in exportcmd.standings(hs)]}

@@ -1,0 +1,448 @@
+"""`mjtable live`: the hand model, the server's read-only routes, and the
+table page in headless Chromium (Debian's, driven by Playwright) against the
+firmware's host commands on the MicroPython unix port (tools/hostlink_peer.py:
+table.link + table.hostcmds, bots playing logged hands, live events) behind a
+real pseudo-terminal. What the page draws is read back from its SVG tiles and
+compared with the table's own log replayed through the rules core. No timing
+is asserted (latency is measured in `make bench`: tools/live_bench.py)."""
+
+from __future__ import annotations
+
+import os
+import select
+import struct
+import subprocess
+import sys
+import threading
+import time
+import tty
+
+import pytest
+import serial
+from mjtable import link as H
+from mjtable import logfmt
+from mjtable.live import cmd as livecmd
+from mjtable.live import feed, model
+from mjtable.logscmd import fetch_log, table_logs
+from sichuan import game as G
+from sichuan import handlog, presets
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import botplay  # noqa: E402
+
+MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+PEER = os.path.join(ROOT, "tools", "hostlink_peer.py")
+EXE = os.path.join(ROOT, ".venv", "bin", "mjtable")
+CHROMIUM = "/usr/bin/chromium"
+BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run"]
+KEY = bytes(range(5, 37))
+XZ = presets.get("xuezhan")
+
+
+# --- the model, on a hand the bots play through the engine ---
+
+
+def bot_records(seed=3):
+    """A whole hand's log records as the table writes them: T_HEAD, a T_ACT per action
+    (its payments with it), T_END."""
+    rng = botplay.Rng(seed)
+    it = botplay.actions(XZ, rng, 0)
+    g = next(it)
+    w = handlog.Writer(XZ.crc(), g.np, 0, g.direction, 1000)
+    recs = [(model.T_HEAD, bytes(w.buf))]
+    t = 1000
+    for a in it:
+        if a is None or g.phase == G.PH_END:
+            break
+        t += 700
+        a = (a[0], a[1], a[2], t)
+        mark = len(w.buf)
+        w.record(a, g.apply(a))
+        recs.append((model.T_ACT, bytes(w.buf[mark:])))
+    recs.append((model.T_END, struct.pack("<4h", *g.delta)))
+    return recs, g
+
+
+def table_truth(rs, recs):
+    """What the table holds after these records, from the engine alone: per seat
+    (concealed faces in order, melds, discards with the claimed mark), wall, turn."""
+    head, acts = handlog.decode(b"".join(p for t, p in recs if t in (model.T_HEAD, model.T_ACT)))
+    g = G.Game(rs, head[2], head[3])
+    for r in acts:
+        if r[0] == handlog.REC_ACTION:
+            g.apply(r[1])
+    seats = []
+    for s in range(g.np):
+        faces = [f for f in range(27) for _ in range(g.hand[s][f])]
+        melds = [[("peng", "zhigang", "bugang", "angang")[m >> 5], m & 31] for m in g.meld_list(s)]
+        disc = [[g.disc[i] & 0x7F, bool(g.disc[i] & 0x80)] for i in range(g.ndisc)
+                if g.dseat[i] == s]
+        seats.append((sorted(faces), melds, disc))
+    return {"wall": g.wall, "turn": g.turn, "seats": seats}
+
+
+def drawn_state(page_state):
+    """The same, from what the page drew (readTable in table.js)."""
+    seats = []
+    for s in page_state["seats"]:
+        faces = [int(f) for f in s["hand"] + s["drawn"]]
+        seats.append((sorted(faces), [list(m) for m in s["melds"]],
+                      [list(d) for d in s["discards"]]))
+    return {"wall": page_state["wall"], "turn": page_state["turn"], "seats": seats}
+
+
+def test_the_model_follows_the_engine_record_by_record():
+    recs, g = bot_records()
+    m = model.HandModel(feed.Rules(), 7, [10, 0, -5, -5])
+    for i, (t, p) in enumerate(recs):
+        m.feed(t, p)
+        snap = m.snapshot()
+        truth = table_truth(XZ, recs[: i + 1])
+        got = {"wall": snap["wall"], "turn": snap["turn"],
+               "seats": [(sorted(s["hand"] + ([s["drawn"]] if s["drawn"] >= 0 else [])),
+                          [[x["kind"], x["face"]] for x in s["melds"]],
+                          [[d["face"], d["claimed"]] for d in s["discards"]])
+                         for s in snap["seats"]]}
+        assert got == truth, "after record %d" % i
+    assert snap["over"] and [s["delta"] for s in snap["seats"]] == list(g.delta)
+    assert [s["total"] for s in snap["seats"]] == [10 + g.delta[0], g.delta[1],
+                                                    -5 + g.delta[2], -5 + g.delta[3]]
+    assert sum(len(s["discards"]) for s in snap["seats"]) > 0
+    steps = model.replay_steps(feed.Rules(), recs, 5)
+    assert len(steps) == len(recs) - 1 and steps[-1]["over"]  # the end folds into the last move
+    pays = [p for st in steps for p in st["pays"]]
+    assert pays and all(p["key"].startswith("h5.") for p in pays)
+    assert len({p["key"] for p in pays}) == len(pays)
+
+
+def test_a_lost_record_is_a_mismatch_not_a_wrong_picture():
+    recs, _ = bot_records()
+    m = model.HandModel(feed.Rules())
+    with pytest.raises(model.Mismatch):
+        for i, (t, p) in enumerate(recs):
+            if i != 20:  # a draw or discard the link dropped
+                m.feed(t, p)
+
+
+def test_alerts_stand_until_the_next_action_and_claims_name_who_may_claim():
+    recs, _ = bot_records()
+    m = model.HandModel(feed.Rules())
+    for t, p in recs[:12]:
+        m.feed(t, p)
+    m.feed(model.T_ALERT, bytes((2, 4, 0, 0, 0, 0, 0)))
+    snap = m.snapshot()
+    assert snap["seats"][2]["alerts"][0]["name"] == "tile in two places"
+    m.feed(*recs[12])
+    assert not m.snapshot()["seats"][2]["alerts"]
+    # some discard in the hand opens a claim window, naming who may claim what
+    m = model.HandModel(feed.Rules())
+    windows = []
+    for t, p in recs:
+        m.feed(t, p)
+        c = m.snapshot()["claim"]
+        if c:
+            windows.append(c)
+    assert windows and all(c["may"] and 0 <= c["face"] < 27 for c in windows)
+    assert {k for c in windows for ks in c["may"].values() for k in ks} <= {"hu", "peng", "gang"}
+
+
+def test_hidden_hands_keep_counts_and_show_winners_and_the_end():
+    recs, _ = bot_records()
+    m = model.HandModel(feed.Rules())
+    for t, p in recs[:-1]:
+        m.feed(t, p)
+    snap = m.snapshot()
+    hidden = model.hide_hands(snap)
+    for s, h in zip(snap["seats"], hidden["seats"], strict=True):
+        assert h["count"] == s["count"]
+        assert (h["hand"] is None) == (not s["won"])
+    m.feed(*recs[-1])
+    assert all(s["hand"] is not None for s in model.hide_hands(m.snapshot())["seats"])
+
+
+def test_events_that_repeat_the_log_just_read_are_dropped():
+    log = [(2, b"a"), (2, b"b"), (2, b"c")]
+    o = feed.Overlap(log)
+    assert o.take((2, b"b")) == [] and o.take((2, b"c")) == []
+    assert o.take((2, b"d")) == [(2, b"d")] and o.take((2, b"e")) == [(2, b"e")]
+    o = feed.Overlap(log)
+    assert o.take((2, b"x")) == [(2, b"x")]  # nothing overlapped
+    o = feed.Overlap([])
+    assert o.take((2, b"a")) == [(2, b"a")]
+
+
+def test_delays_and_addresses_are_checked():
+    assert livecmd.parse_delay("30s") == 30 and livecmd.parse_delay("2m") == 120
+    assert livecmd.parse_delay("500ms") == 0.5 and livecmd.parse_delay("12") == 12
+    for bad in ("soon", "-3s", "30 h"):
+        with pytest.raises(livecmd.BadInput):
+            livecmd.parse_delay(bad)
+    with pytest.raises(livecmd.BadInput):
+        livecmd.parse_listen("localhost", "--listen")
+    with pytest.raises(livecmd.BadInput):
+        livecmd.parse_tables([])
+
+
+# --- against the firmware's host commands, in a browser ---
+
+
+class Relay(threading.Thread):
+    """A cable between the live server's pty and the table's: unplug() stops
+    every byte both ways until plug(); swap() puts a new table on the far end."""
+
+    def __init__(self):
+        super().__init__(daemon=True)
+        self.near_m, near_s = os.openpty()
+        tty.setraw(near_s)
+        self.path = os.ttyname(near_s)
+        self._near_s = near_s
+        self.far = None
+        self.plugged = threading.Event()
+        self.plugged.set()
+        self.stop = False
+
+    def run(self):
+        while not self.stop:
+            far = self.far
+            fds = [self.near_m] + ([far] if far is not None else [])
+            r, _, _ = select.select(fds, [], [], 0.05)
+            for fd in r:
+                try:
+                    data = os.read(fd, 65536)
+                except OSError:
+                    continue
+                if not self.plugged.is_set():
+                    continue  # the cable is out: bytes go nowhere
+                dst = far if fd == self.near_m else self.near_m
+                if dst is not None:
+                    try:
+                        os.write(dst, data)
+                    except OSError:
+                        pass
+
+
+class Peer:
+    """tools/hostlink_peer.py with bots, its link on a pty the relay holds."""
+
+    def __init__(self, flash, fresh, pace=40, seed=1):
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        os.set_blocking(master, False)
+        self.slave = slave
+        cmd = [MICROPYTHON, PEER, "--fd", str(master), "--flash", str(flash), "--id", "LIVETEST",
+               "--key", KEY.hex(), "--bots", "--pace", str(pace), "--seed", str(seed)]
+        if fresh:
+            cmd.append("--fresh")
+        self.proc = subprocess.Popen(cmd, pass_fds=(master,), stdout=subprocess.PIPE)
+        os.close(master)
+        assert self.proc.stdout.readline() == b"hostlink_peer: ready\n"
+
+    def close(self):
+        self.proc.kill()
+        self.proc.wait()
+        os.close(self.slave)
+
+
+def start_live(*args):
+    p = subprocess.Popen([EXE, "live", "--listen", "127.0.0.1:0", *args],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = p.stdout.readline()
+    assert line.startswith("live: public http://"), line + p.stderr.read()
+    urls = {"public": line.split()[2]}
+    if "--referee" in args:
+        line = p.stdout.readline()
+        urls["referee"] = line.split()[2]
+    return p, urls
+
+
+def stop(p):
+    p.terminate()
+    p.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    pw_api = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("no /usr/bin/chromium (Debian's chromium package)")
+    with pw_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        yield b
+        b.close()
+
+
+def read(page):
+    return page.evaluate("readTable(document.getElementById('table'))")
+
+
+def watch(page, until, limit=60.0):
+    """Page states read every few ms, keyed by (hand, records), until until(state)."""
+    seen = {}
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        st = page.evaluate("[readTable(document.getElementById('table')), "
+                           "document.getElementById('table').dataset.hand]")
+        st, hand = st
+        if st["seats"]:
+            seen.setdefault((int(hand), st["records"]), st)
+        if until(st, hand):
+            return seen
+        time.sleep(0.01)
+    raise AssertionError("the page never got there; last %r" % (st,))
+
+
+def logs_of(path, want):
+    ser = serial.Serial(path, 115200, timeout=1, write_timeout=5)
+    link = H.Link(ser, timeout=10)
+    link.hello()
+    out = {lid: logfmt.parse(fetch_log(link, lid)).records
+           for lid, _ in table_logs(link) if lid in want}
+    ser.close()
+    return out
+
+
+def test_the_page_draws_the_table_move_by_move_and_survives_the_cable(tmp_path, browser):
+    relay = Relay()
+    peer = Peer(tmp_path / "flash.img", fresh=True)
+    relay.far = peer.slave
+    relay.start()
+    live, urls = start_live("--table", relay.path + "=Table A", "--timeout", "1",
+                            "--referee", "127.0.0.1:0", "--hide-hands")
+    try:
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.goto(urls["referee"] + "/table/1")
+        # from the first state the page shows (mid-hand: the bots began at once)
+        # to the end of the next whole hand
+        seen = watch(page, lambda st, hand: hand not in ("", "-1") and int(hand) >= 2
+                     and st["phase"] == "end")
+        first = min(seen)
+        assert first[1] > 1, "the page opened at the hand's start, not mid-hand"
+        # the public view hides the concealed hands (tile backs, counts kept)
+        pub = browser.new_page()
+        pub.goto(urls["public"] + "/table/1")
+        pub.wait_for_function("document.querySelectorAll('.seat').length == 4")
+        faces = pub.evaluate("Array.from(document.querySelectorAll('.hand .tile'))"
+                             ".map(t => t.dataset.face)")
+        assert faces and (set(faces) == {"back"} or read(pub)["phase"] == "end")
+        # unplug: "link lost"; plug back: it reconnects and catches up
+        relay.plugged.clear()
+        page.wait_for_function("document.getElementById('table').dataset.link == 'lost'",
+                               timeout=20000)
+        relay.plugged.set()
+        page.wait_for_function("document.getElementById('table').dataset.link == 'ok'",
+                               timeout=20000)
+        # the table restarts (the peer killed, a new one on the same flash)
+        old = peer
+        relay.far = None
+        old.close()
+        peer = Peer(tmp_path / "flash.img", fresh=False, seed=2)
+        relay.far = peer.slave
+        n0 = int(page.evaluate("document.getElementById('table').dataset.hand"))
+        seen2 = watch(page, lambda st, hand: hand not in ("", "-1") and int(hand) > n0
+                      and st["records"] > 3 and st["link"] == "ok")
+        stop(live)
+        live = None
+        hands = {h for h, _ in seen} | {h for h, _ in seen2}
+        logs = logs_of(relay.path, hands)
+        checked = 0
+        for (hand, n), st in list(seen.items()) + list(seen2.items()):
+            if hand not in logs or st["link"] != "ok":
+                continue
+            recs = [r for r in logs[hand] if r[0] != logfmt.T_SEAL][:n]
+            assert drawn_state(st) == table_truth(XZ, recs), "hand %d after %d records" % (hand, n)
+            checked += 1
+        moves = sum(1 for r in logs[first[0] + 1] if r[0] == logfmt.T_ACT)
+        assert checked >= moves // 2, (checked, moves)  # most moves were seen and all matched
+    finally:
+        if live is not None:
+            stop(live)
+        peer.close()
+        relay.stop = True
+
+
+def test_nothing_a_browser_sends_changes_anything(tmp_path):
+    import urllib.error
+    import urllib.request
+
+    live, urls = start_live("--table", "/dev/null/none")
+    try:
+        base = urls["public"]
+        for path in ("/", "/table/1", "/api/table/1", "/api/event", "/replay", "/ws/table/1"):
+            req = urllib.request.Request(base + path, data=b"x", method="POST")
+            with pytest.raises(urllib.error.HTTPError) as e:
+                urllib.request.urlopen(req, timeout=5)
+            assert e.value.code == 405, path
+        with urllib.request.urlopen(base + "/api/table/1", timeout=5) as r:
+            body = r.read().decode()
+        assert '"link": "lost"' in body or '"link": "connecting"' in body
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(base + "/table/9", timeout=5)
+        assert e.value.code == 404
+    finally:
+        stop(live)
+
+
+# --- the broadcast delay, the replay and the event page ---
+
+
+def test_the_public_view_is_held_back_by_the_delay_the_referee_is_not():
+    import asyncio
+
+    from mjtable.live import hub as hubmod
+
+    recs, _ = bot_records()
+
+    async def go():
+        loop = asyncio.get_running_loop()
+        hub = hubmod.Hub(loop, feed.Rules(), {"public": (0.3, True), "referee": (0.0, False)})
+        t = hub.add("1", "/dev/null", "Table 1")
+        t._run(time.time(), t._hand, (3, recs[:30]))
+        ref, pub = t.views["referee"].current, t.views["public"].current
+        assert ref["records"] == 30 and ref["seats"][0]["hand"]
+        assert pub["records"] == 0  # still what the table was 0.3 s ago
+        await asyncio.sleep(0.5)
+        pub = t.views["public"].current
+        assert pub["records"] == 30 and all(s["hand"] is None for s in pub["seats"]
+                                            if not s["won"])
+        assert hub.event_snapshot("public")["tables"][0]["hand"] == 3
+
+    asyncio.run(go())
+
+
+def test_replay_steps_an_archived_hand_and_the_event_page_shows_every_table(tmp_path, browser):
+    from mjtable import archive
+    from test_hostcmds_e2e import build_log
+
+    recs, g = bot_records(seed=4)
+    path = str(tmp_path / "event.sqlite")
+    ar = archive.Archive(path)
+    data = build_log(9, recs)
+    log = logfmt.parse(data)
+    ar.add_log("4c49564554455354", 9, log.head, data, "unsealed", "%08x" % XZ.crc())
+    ar.close()
+    live, urls = start_live("--table", "/dev/null/a=Final A", "--table", "/dev/null/b",
+                            "--archive", path)
+    try:
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.goto(urls["public"] + "/replay/1")
+        page.wait_for_function("document.getElementById('table').dataset.step == '0'")
+        for step in (0, 1, 5, 40):
+            page.evaluate("show(%d)" % step)
+            assert drawn_state(read(page)) == table_truth(XZ, recs[: step + 1]), step
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate("document.getElementById('table').dataset.step") == "41"
+        page.evaluate("show(1e9)")  # the last step: the hand's end
+        assert read(page)["phase"] == "end"
+        assert "Hand over" in page.inner_text("#table")
+        ev = browser.new_page()
+        ev.goto(urls["public"] + "/")
+        ev.wait_for_function("document.querySelectorAll('.card').length == 2")
+        assert "Final A" in ev.inner_text(".tables") and "link lost" in ev.inner_text(".tables")
+        assert ev.get_attribute(".card", "href") == "/table/1"
+        ev.wait_for_function("document.querySelectorAll('.standings tbody tr').length == 4")
+        best = max(range(4), key=lambda s: (g.delta[s], -s))
+        assert ev.inner_text(".standings tbody tr") .split("\t")[2] == str(g.delta[best])
+    finally:
+        stop(live)
