@@ -220,7 +220,10 @@ class Board {
     }
     patchFlashRom(this.mcu, this.stats);
     this.resetPending = false;
-    this.mcu.peripherals[0x40058].onWatchdogTrigger = () => { this.resetPending = true; };
+    // rp2040js 1.4.1 re-arms the watchdog's alarm 0 ns ahead once its counter has run
+    // out, so the clock would fire it forever: stop it; the chip is re-created anyway.
+    const wd = this.mcu.peripherals[0x40058];
+    wd.onWatchdogTrigger = () => { this.resetPending = true; wd.alarm.enable = false; wd.timer.enable = false; };
     this.pendingReads = new Map();
     this.connected = false;
 

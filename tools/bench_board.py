@@ -30,6 +30,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 for p in (ROOT, os.path.join(ROOT, "tools"), os.path.join(ROOT, "host"),
+          os.path.join(ROOT, "host", "mjtable"),
           os.path.join(ROOT, "hardware"), os.path.join(ROOT, "firmware")):
     if p not in sys.path:
         sys.path.insert(0, p)
@@ -166,10 +167,12 @@ def pull_figures(board, workdir):
             "bytes_per_emulated_s": round(size / emu) if emu else None}
 
 
-def run(image="stock", actions=30, seed=1):
+def run(image="stock", actions=30, seed=1, save=None):
+    """The figures; save(res) is called after each step (a long run keeps what it got)."""
     im = images()
     b = EmuBoard(seed=seed, uf2=im[image])
     res = {"image": os.path.basename(b.uf2)}
+    save = save or (lambda r: None)
     with b:
         t0 = time.monotonic()
         b.provision_files()
@@ -182,7 +185,9 @@ def run(image="stock", actions=30, seed=1):
             time.sleep(0.5)
         res["boot_to_first_scan_ms"] = (b.chips.first_scan - boot) / MS
         res["heap"], res["scan"] = scan_figures(b, seed)
+        save(res)
         res["engine"] = engine_figures(b)
+        save(res)
         with b.locked():
             for r in b.table.readers:
                 r.set_tags(0, [])
@@ -191,7 +196,9 @@ def run(image="stock", actions=30, seed=1):
         boot = b.chips.boots[-1][0]
         res["play"], _vt, w = play_figures(b, seed, actions, 8)
         res["boot_to_link_ms"] = (w.ready_ns - boot) / MS
+        save(res)
         res["logs_pull"] = pull_figures(b, b.workdir)
+        save(res)
     return res
 
 
@@ -236,16 +243,18 @@ def main(argv=None):
     if why:
         print("bench-board skipped:", why)
         return 0
-    res = run(args.image, args.actions)
+    def save(res):
+        data = {}
+        if os.path.exists(args.out):
+            with open(args.out) as f:
+                data = json.load(f)
+        data.setdefault("board", {})[args.image] = res
+        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+        with open(args.out, "w") as f:
+            json.dump(data, f, indent=1, sort_keys=True)
+
+    res = run(args.image, args.actions, save=save)
     print(table(res))
-    data = {}
-    if os.path.exists(args.out):
-        with open(args.out) as f:
-            data = json.load(f)
-    data.setdefault("board", {})[args.image] = res
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    with open(args.out, "w") as f:
-        json.dump(data, f, indent=1, sort_keys=True)
     print("wrote", args.out)
     return 0
 
