@@ -42,6 +42,7 @@ from boardemu.board import _mpremote  # noqa: E402
 from boardemu.play import V  # noqa: E402
 
 MS = 1e6  # ns per ms
+STOP_WDT = "import machine\nmachine.mem32[0x40058000] &= ~(1 << 30)"  # WATCHDOG CTRL.ENABLE
 
 
 def _median(xs):
@@ -54,8 +55,10 @@ def _probe(board, path, subst=None):
         src = f.read()
     for k, v in (subst or {}).items():
         src = src.replace(k, v)
-    r = subprocess.run([_mpremote(), "connect", board.port, "exec", src], capture_output=True,
-                       text=True, timeout=1800)
+    # The firmware's watchdog keeps running once mpremote has stopped the firmware
+    # (docs/board.md): a short exec stops it before the probe's upload and compile.
+    r = subprocess.run([_mpremote(), "connect", board.port, "exec", STOP_WDT, "+", "exec", src],
+                       capture_output=True, text=True, timeout=1800)
     m = re.search(r"^PROBE (.*)$", r.stdout, re.M)
     if not m:
         raise RuntimeError("probe %s failed: %s%s" % (path, r.stdout[-800:], r.stderr[-800:]))
@@ -199,7 +202,20 @@ def run(image="stock", actions=30, seed=1, save=None):
         save(res)
         res["logs_pull"] = pull_figures(b, b.workdir)
         save(res)
+        res["link_commands"] = link_commands(b)
+        save(res)
     return res
+
+
+def link_commands(board):
+    """The host commands that change the table, as an owner runs them: the
+    match ended, a ruleset pushed, a new match started (exit code, last line)."""
+    out = {}
+    for args in (("match", "end"), ("rules", "push", "xuezhan"), ("match", "start"),
+                 ("info",)):
+        r = board.mjtable(*args, "--timeout", "60", check=False)
+        out[" ".join(args)] = [r.returncode, (r.stdout + r.stderr).strip().splitlines()[-1:]]
+    return out
 
 
 def table(r):
@@ -226,6 +242,8 @@ def table(r):
     for k, v in p["move_to_accepted_ms"].items():
         lines.append("    %-9s move to accepted: median %.0f ms, worst %.0f ms (n %d)"
                      % (k, v["median"], v["worst"], v["n"]))
+    for k, v in r.get("link_commands", {}).items():
+        lines.append("  mjtable %-20s exit %d  %s" % (k, v[0], " ".join(v[1])))
     lp = r["logs_pull"]
     lines.append("  logs pull: %d B in %.1f emulated s (%s B/s), %.1f wall s"
                  % (lp["bytes"], lp["emulated_s"], lp["bytes_per_emulated_s"], lp["wall_s"]))
