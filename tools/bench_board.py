@@ -42,7 +42,6 @@ from boardemu.board import _mpremote  # noqa: E402
 from boardemu.play import V  # noqa: E402
 
 MS = 1e6  # ns per ms
-STOP_WDT = "import machine\nmachine.mem32[0x40058000] &= ~(1 << 30)"  # WATCHDOG CTRL.ENABLE
 
 
 def _median(xs):
@@ -56,8 +55,9 @@ def _probe(board, path, subst=None):
     for k, v in (subst or {}).items():
         src = src.replace(k, v)
     # The firmware's watchdog keeps running once mpremote has stopped the firmware
-    # (docs/board.md): a short exec stops it before the probe's upload and compile.
-    r = subprocess.run([_mpremote(), "connect", board.port, "exec", STOP_WDT, "+", "exec", src],
+    # (docs/board.md); on a loaded machine even mpremote's handshake takes longer.
+    board.stop_watchdog()
+    r = subprocess.run([_mpremote(), "connect", board.port, "exec", src],
                        capture_output=True, text=True, timeout=1800)
     m = re.search(r"^PROBE (.*)$", r.stdout, re.M)
     if not m:
@@ -187,9 +187,9 @@ def run(image="stock", actions=30, seed=1, save=None):
                 break
             time.sleep(0.5)
         res["boot_to_first_scan_ms"] = (b.chips.first_scan - boot) / MS
-        res["heap"], res["scan"] = scan_figures(b, seed)
-        save(res)
         res["engine"] = engine_figures(b)
+        save(res)
+        res["heap"], res["scan"] = scan_figures(b, seed)
         save(res)
         with b.locked():
             for r in b.table.readers:
