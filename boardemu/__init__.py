@@ -29,6 +29,7 @@ API (what the board tests use):
     b.power_cut(after=N)  # cut the power right after the Nth flash program/erase from now
     b.wait_cut(timeout)   # -> (ns, flash ops so far) once cut; the flash image is b.flash_file
     b.power_on()          # boot again from b.flash_file (change it first if you like)
+    b.stop_watchdog()     # before mpremote stops a running firmware (its 8 s watchdog runs on)
     b.inject(data)        # raw bytes from the host on the USB link
     b.console()           # everything the board wrote on its USB CDC (str, latin-1)
     b.deploy(files=False) # `mjtable deploy --port b.port` (check=True), its output

@@ -17,19 +17,20 @@ KEY = bytes(range(32))  # the table key the harness gives its boards
 KEY_GUO = 3  # seat 0's 过 key: the key button (table.hostlink.key_button)
 
 
-def enrollment_blob(seed):
-    """The virtual table's tiles' UIDs (tools/virtual_table.py), 108 x 8 bytes."""
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
-    import virtual_table
-
-    return virtual_table.enrollment_blob(seed)
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 NODE_DIR = os.path.join(ROOT, "build", "boardemu")
 SHARED = os.path.join(os.path.dirname(ROOT), "shared", "rp2emu")
 STOCK = "RPI_PICO-v1.28.0.uf2"
 ROMFS = "RPI_PICO_ROMFS-v1.28.0.uf2"
+
+
+def enrollment_blob(seed):
+    """The virtual table's tiles' UIDs (tools/virtual_table.py), 108 x 8 bytes."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import virtual_table
+
+    return virtual_table.enrollment_blob(seed)
 
 
 def _shared_dir():
@@ -215,6 +216,14 @@ class EmuBoard:
         """Boot again from flash_file (after a cut)."""
         self._cut_event.clear()
         self._on_event.set()
+
+    def stop_watchdog(self):
+        """Stop the RP2040's watchdog at the next bus event (as a debugger's halt
+        pauses it): the firmware's keeps running when mpremote stops the
+        firmware, and resets the board 8 s later (docs/board.md)."""
+        with self.chips.lock:
+            self.chips.out.append("X")
+        time.sleep(0.5)
 
     # --- the USB link -----------------------------------------------------------
 

@@ -23,7 +23,7 @@
 //   Uhex (bytes from the host on the USB link), Lg,g.. (watch these output pins),
 //   Fnss,busy (an SPI chip select, the BUSY pin it raises on a frame's first byte, -1 none),
 //   Mnss,fill,hex (MISO of that chip's next frame, then fill), Ahex (an I2C read's bytes
-//   ahead), Dgpio (a WS2812 chain's data pin), Q (quit).
+//   ahead), Dgpio (a WS2812 chain's data pin), X (stop the watchdog), Q (quit).
 //
 // Batch:       node rp2emu.mjs [--fw F.uf2] [--fs-in fs.img] [--fs-out fs.img]
 //                   [--put local[:remote]]... [--run script.py]... [--exec CODE]...
@@ -220,7 +220,10 @@ class Board {
     }
     patchFlashRom(this.mcu, this.stats);
     this.resetPending = false;
-    this.mcu.peripherals[0x40058].onWatchdogTrigger = () => { this.resetPending = true; };
+    // rp2040js 1.4.1 re-arms the watchdog's alarm 0 ns ahead once its counter has run
+    // out, so the clock would fire it forever: stop it; the chip is re-created anyway.
+    const wd = this.mcu.peripherals[0x40058];
+    wd.onWatchdogTrigger = () => { this.resetPending = true; wd.alarm.enable = false; wd.timer.enable = false; };
     this.pendingReads = new Map();
     this.connected = false;
 
@@ -439,6 +442,7 @@ class Bridge {
       }
       else if (c === 'A') this.ahead = arg === '-' ? [] : [...Buffer.from(arg, 'hex')];
       else if (c === 'D') this.ledPin(Number(arg));
+      else if (c === 'X') { const wd = this.mcu.peripherals[0x40058]; wd.enable = false; wd.timer.enable = false; wd.alarm.enable = false; }
       else if (c === 'Q') process.exit(0);
     }
     return tok[0];

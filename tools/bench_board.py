@@ -30,6 +30,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 for p in (ROOT, os.path.join(ROOT, "tools"), os.path.join(ROOT, "host"),
+          os.path.join(ROOT, "host", "mjtable"),
           os.path.join(ROOT, "hardware"), os.path.join(ROOT, "firmware")):
     if p not in sys.path:
         sys.path.insert(0, p)
@@ -53,8 +54,11 @@ def _probe(board, path, subst=None):
         src = f.read()
     for k, v in (subst or {}).items():
         src = src.replace(k, v)
-    r = subprocess.run([_mpremote(), "connect", board.port, "exec", src], capture_output=True,
-                       text=True, timeout=1800)
+    # The firmware's watchdog keeps running once mpremote has stopped the firmware
+    # (docs/board.md); on a loaded machine even mpremote's handshake takes longer.
+    board.stop_watchdog()
+    r = subprocess.run([_mpremote(), "connect", board.port, "exec", src],
+                       capture_output=True, text=True, timeout=1800)
     m = re.search(r"^PROBE (.*)$", r.stdout, re.M)
     if not m:
         raise RuntimeError("probe %s failed: %s%s" % (path, r.stdout[-800:], r.stderr[-800:]))
@@ -155,21 +159,25 @@ def play_figures(board, seed, actions, hands):
 def pull_figures(board, workdir):
     arch = os.path.join(workdir, "archive.sqlite")
     e0, t0 = board.now_ns(), time.monotonic()
-    board.mjtable("logs", "pull", "--all", "--no-ack", "--archive", arch, "--quiet",
-                  "--timeout", "60")
+    # exit 1 when an unsealed log stays on the table (the probes' boot left one)
+    r = board.mjtable("logs", "pull", "--all", "--no-ack", "--archive", arch, "--quiet",
+                      "--timeout", "60", check=False)
     wall, emu = time.monotonic() - t0, (board.now_ns() - e0) / 1e9
     import sqlite3
 
     with sqlite3.connect(arch) as db:
         size = db.execute("select coalesce(sum(size), 0) from logs").fetchone()[0]
-    return {"bytes": size, "wall_s": round(wall, 2), "emulated_s": round(emu, 2),
+    return {"exit": r.returncode, "bytes": size, "wall_s": round(wall, 2),
+            "emulated_s": round(emu, 2),
             "bytes_per_emulated_s": round(size / emu) if emu else None}
 
 
-def run(image="stock", actions=30, seed=1):
+def run(image="stock", actions=30, seed=1, save=None):
+    """The figures; save(res) is called after each step (a long run keeps what it got)."""
     im = images()
     b = EmuBoard(seed=seed, uf2=im[image])
     res = {"image": os.path.basename(b.uf2)}
+    save = save or (lambda r: None)
     with b:
         t0 = time.monotonic()
         b.provision_files()
@@ -181,8 +189,10 @@ def run(image="stock", actions=30, seed=1):
                 break
             time.sleep(0.5)
         res["boot_to_first_scan_ms"] = (b.chips.first_scan - boot) / MS
-        res["heap"], res["scan"] = scan_figures(b, seed)
         res["engine"] = engine_figures(b)
+        save(res)
+        res["heap"], res["scan"] = scan_figures(b, seed)
+        save(res)
         with b.locked():
             for r in b.table.readers:
                 r.set_tags(0, [])
@@ -191,8 +201,23 @@ def run(image="stock", actions=30, seed=1):
         boot = b.chips.boots[-1][0]
         res["play"], _vt, w = play_figures(b, seed, actions, 8)
         res["boot_to_link_ms"] = (w.ready_ns - boot) / MS
+        save(res)
         res["logs_pull"] = pull_figures(b, b.workdir)
+        save(res)
+        res["link_commands"] = link_commands(b)
+        save(res)
     return res
+
+
+def link_commands(board):
+    """The host commands that change the table, as an owner runs them: the
+    match ended, a ruleset pushed, a new match started (exit code, last line)."""
+    out = {}
+    for args in (("match", "end"), ("rules", "push", "xuezhan"), ("match", "start"),
+                 ("info",)):
+        r = board.mjtable(*args, "--timeout", "60", check=False)
+        out[" ".join(args)] = [r.returncode, (r.stdout + r.stderr).strip().splitlines()[-1:]]
+    return out
 
 
 def table(r):
@@ -219,6 +244,8 @@ def table(r):
     for k, v in p["move_to_accepted_ms"].items():
         lines.append("    %-9s move to accepted: median %.0f ms, worst %.0f ms (n %d)"
                      % (k, v["median"], v["worst"], v["n"]))
+    for k, v in r.get("link_commands", {}).items():
+        lines.append("  mjtable %-20s exit %d  %s" % (k, v[0], " ".join(v[1])))
     lp = r["logs_pull"]
     lines.append("  logs pull: %d B in %.1f emulated s (%s B/s), %.1f wall s"
                  % (lp["bytes"], lp["emulated_s"], lp["bytes_per_emulated_s"], lp["wall_s"]))
@@ -236,16 +263,18 @@ def main(argv=None):
     if why:
         print("bench-board skipped:", why)
         return 0
-    res = run(args.image, args.actions)
+    def save(res):
+        data = {}
+        if os.path.exists(args.out):
+            with open(args.out) as f:
+                data = json.load(f)
+        data.setdefault("board", {})[args.image] = res
+        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+        with open(args.out, "w") as f:
+            json.dump(data, f, indent=1, sort_keys=True)
+
+    res = run(args.image, args.actions, save=save)
     print(table(res))
-    data = {}
-    if os.path.exists(args.out):
-        with open(args.out) as f:
-            data = json.load(f)
-    data.setdefault("board", {})[args.image] = res
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    with open(args.out, "w") as f:
-        json.dump(data, f, indent=1, sort_keys=True)
     print("wrote", args.out)
     return 0
 
