@@ -38,9 +38,13 @@ system-deps:
 # The long run of the faulty-reads bot test: 200 hands on the virtual table
 # with 5% missed reads and phantom, duplicated and unknown tags (`make test`
 # plays 16 of them); about half an hour on two cores, one match per core.
+# Then the board's long runs on the emulated Pico: the bots' whole match, and
+# the fault tests (chips stopping and coming back, the watchdog, a power cut
+# at every flash write of a hand's log).
 test-long: setup board-setup firmware
 	MJ_BOT_HANDS=200 MJ_BOT_JOBS=$$(nproc) $(BIN)/pytest -q tests/host/test_table_scenarios.py -k bot_hands
 	MJ_BOARD_MATCH=1 $(BIN)/pytest -q tests/board -m board -k match
+	MJ_BOARD_LONG=1 $(BIN)/pytest -q -m board tests/board/test_faults_board.py
 
 # pytest-xdist: one worker per core; worksteal keeps both busy to the end.
 test-py: setup

@@ -27,12 +27,16 @@ for rel in FILES:
     with open("/flash/" + rel, "wb") as f:
         f.write(data)
 store.write("/flash/enroll.bin", ENROLL)
+if MAIN is not None:
+    with open("/flash/main.py", "wb") as f:
+        f.write(MAIN)
 """
 
 
 def fs_image(workdir, seed=1, main=True):
     """Path of the deployed image (built once per firmware build and seed);
-    main False: without main.py (the board boots to its REPL)."""
+    main False: without main.py (the board boots to its REPL), or bytes: the
+    main.py to boot into instead of the table's."""
     import sys
 
     from mjtable import deploycmd
@@ -40,7 +44,7 @@ def fs_image(workdir, seed=1, main=True):
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     from virtual_table import enrollment_blob
 
-    files = sorted(r for r in deploycmd.manifest(BUILD) if main or r != "main.py")
+    files = sorted(r for r in deploycmd.manifest(BUILD) if main is True or r != "main.py")
     h = hashlib.sha256(repr((seed, main)).encode())
     for rel in files:
         with open(os.path.join(BUILD, rel), "rb") as f:
@@ -49,8 +53,9 @@ def fs_image(workdir, seed=1, main=True):
     if os.path.exists(img):
         return img
     dirs = sorted({os.path.dirname(r) for r in files if "/" in r})
-    src = "IMG=%r\nDIRS=%r\nFILES=%r\nBUILD=%r\nENROLL=%r\n" % (
-        img + ".tmp", dirs, files, BUILD, enrollment_blob(seed)) + _SCRIPT
+    src = "IMG=%r\nDIRS=%r\nFILES=%r\nBUILD=%r\nENROLL=%r\nMAIN=%r\n" % (
+        img + ".tmp", dirs, files, BUILD, enrollment_blob(seed),
+        main if isinstance(main, bytes) else None) + _SCRIPT
     subprocess.run([MICROPYTHON, "-c", src], cwd=ROOT, check=True, timeout=120)
     os.replace(img + ".tmp", img)
     return img
