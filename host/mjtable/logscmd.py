@@ -8,8 +8,13 @@ cut pull in the archive and resumes from them, then checks the log's CRC (the
 link's whole-object CRC), every record's CRC and the hash chain (logfmt.parse)
 and the seal's MAC with the table key; only then is it archived (idempotent)
 and acknowledged, which lets the table delete it. A log failing a check is
-reported and kept on the table. The newest log without a seal is the hand in
-play: it is left for a later pull unless --all.
+reported and kept on the table. The hand in play (INFO `hand`) is left for a
+later pull unless --all, which reads it as it grows (pull_growing: never a
+cut) and archives it as in play, with no result; the newest log is read so
+too. A whole log takes the row of the copy pulled in play. Each log's link
+record (format 2) names the log before it, which must be on the table or in
+the archive: else a GAP, and an id archived with other bytes is a REUSED ID
+(exit 1).
 """
 
 from __future__ import annotations
@@ -284,8 +289,8 @@ def pull(args):
         pass
     logs = table_logs(link)
     # after LOGS: a hand begun since is not in the list, one ended since is whole
-    playing = link.info().get("hand", "")  # -1: between hands; none: an older firmware
-    in_play = int(playing) if playing.lstrip("-").isdigit() else -2
+    hand = link.info().get("hand", "")  # -1: between hands; none: an older firmware
+    in_play = int(hand) if hand.lstrip("-").isdigit() else -2
     newest = logs[-1][0] if logs else -1
     st = new_tally()
 
