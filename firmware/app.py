@@ -327,15 +327,18 @@ def start(argv):
     On a locked board whatever ends the controller (an exception) is printed
     and the board resets: the program never ends into the REPL."""
     if sys.platform == "rp2":
+        import machine
+        from table import watchdog
+
         try:
             main_board()
         except BaseException as e:  # noqa: B036 (KeyboardInterrupt too, when open)
             if not _locked:
+                watchdog.off(machine)  # into the REPL, which it must not reset
                 raise
             sys.print_exception(e)  # type: ignore[attr-defined]
         if _locked:
-            import machine
-
             machine.reset()
+        watchdog.off(machine)
     elif len(argv) > 3 and argv[1] == "sim":
         main_sim(argv)

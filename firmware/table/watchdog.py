@@ -14,6 +14,10 @@ stuck in C stops the callbacks too, and the hardware resets the board.
 
 Watchdog(wdt, timer, clock): wdt a machine.WDT (TIMEOUT_MS), timer a
 machine.Timer, clock() -> ms (time.ticks_ms); feed() is the scan task's feed.
+off(machine) stops the hardware watchdog when the controller has ended
+into the REPL (Ctrl-C on an open table, or in maintenance): machine.WDT
+has no deinit, and a soft reset (mpremote's) stops the feeding timer, so
+the board would reset 8 s into a developer's session (a deploy, say).
 """
 
 from drivers.buttons import ticks_diff
@@ -22,6 +26,13 @@ from micropython import const
 TIMEOUT_MS = const(8000)  # the WDT's: the RP2040 allows 8388 ms at most
 GRACE_MS = const(60000)
 _TICK_MS = const(1000)
+
+
+_WATCHDOG_CTRL = const(0x40058000)  # RP2040 datasheet 4.7.6: CTRL, bit 30 ENABLE
+
+
+def off(machine):
+    machine.mem32[_WATCHDOG_CTRL] &= ~(1 << 30)
 
 
 class Watchdog:
