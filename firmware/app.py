@@ -233,22 +233,24 @@ def main_board():
     _collect()
     board = pico.make(machine)
     _collect()
-    button = hostlink.key_button(board)
+    ctl = boot(board, "", rs)
+    button = hostlink.key_button(board)  # after boot's board.init(): expanders set up
     usb = _usb_mode(key, button)
     if usb == "maint":
         micropython.kbd_intr(3)
         _locked = False
         print("maintenance: key button held at boot, REPL open")
-    ctl = boot(board, "", rs)
     hl = hostlink.HostLink(ctl, "", read, write, key=key, button=button,
                            table_id=machine.unique_id())
     hl.host.usb = usb
+    stats = Stats()
+    hl.host.stats = stats
     if usb == "maint":  # no match until the host starts one; the seats say why
         ctl.state = C.DONE
         ctl.display.text = "OPEn"
     wdt = watchdog.Watchdog(machine.WDT(timeout=watchdog.TIMEOUT_MS), machine.Timer(-1),
                             time.ticks_ms)
-    asyncio.run(run(ctl, board, time.ticks_ms, wdt, hl=hl))
+    asyncio.run(run(ctl, board, time.ticks_ms, wdt, stats=stats, hl=hl))
 
 
 def sim_options(argv):

@@ -21,8 +21,8 @@ install(link, logs, ...) -> Host registers on a table.link.Link:
   INFO key=value lines: fw, proto, rules, rules_crc, free, logs, clock, key,
   watch, mpy (MicroPython's version), and when they apply: commit and
   shadowed (the table's own image), usb (locked, maint or open: the board's
-  REPL), refused (why the last pushed ruleset or map was refused), repaired,
-  damaged.
+  REPL), heap (the board's heap: free now, its live peak, its size), refused (why
+  the last pushed ruleset or map was refused), repaired, damaged.
 
 Events: the controller calls push_event(data) with the bytes of what happened
 (by convention the hand-log bytes it appends, see below); they are queued
@@ -357,6 +357,7 @@ class Host:
         self._tag = last_tag
         self.refused = ""
         self.usb = ""  # app.main_board: "locked", "maint" or "open" (the REPL's state)
+        self.stats = None  # app.main_board: its Stats (INFO heap=, the board's figures)
         self.watching = False
         self.dropped = 0
         self._events = []
@@ -545,6 +546,11 @@ class Host:
         lines += _build_lines()
         if self.usb:
             lines.append("usb=" + self.usb)
+        if self.stats is not None:  # bytes: free now, the live peak the scan task saw, all
+            import gc
+
+            f = gc.mem_free()
+            lines.append("heap=%d,%d,%d" % (f, self.stats.live_peak, f + gc.mem_alloc()))
         if self.refused:
             lines.append("refused=%s" % self.refused)
         # what the boot found (docs/storage.md): log id:bytes cut, log id:reason
