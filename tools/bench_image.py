@@ -17,7 +17,8 @@ of the bots' first N accepted actions (INFO heap=: the largest live heap the
 scan task saw, sampled every 32 cycles) and the heap left free at it; the
 firmware's code (boardemu/probe.py after a soft reset: free with nothing
 imported minus free with the firmware's modules imported). The table has
-its tile map and no key (an open table: the probe needs the REPL).
+its tile map and no key for the boot and the probe (which needs the REPL),
+then its key for the play (the hands sealed as on a real table).
 Targets (issue 22): the image's code under 24 KB, at least 150 KB free at
 the live peak.
 """
@@ -94,12 +95,14 @@ def run(name, actions, seed=1):
         res["deploy_wall_s"] = round(time.monotonic() - t0, 1)
         res["boot_to_first_scan_ms"] = first_scan_ms(b)
         res["after_boot"] = heap(info(b))
-        res["play"], _vt, _w = bench_board.play_figures(b, seed, actions, 8)
-        res["play"] = {k: res["play"][k] for k in ("done", "accepted", "wall_s", "emulated_s")}
-        res["match_peak"] = heap(info(b))
         p = bench_board._probe(b, os.path.join(ROOT, "boardemu", "probe.py"))
         res["code_bytes"] = p["free_empty"] - p["free_code"]
         res["probe"] = {k: p[k] for k in ("free_empty", "free_code", "free_booted")}
+        b.provision_files()  # the key now: the bots' hands are sealed, as on a real table
+        b.reset()  # the probe left the REPL (no firmware running, no key at that boot)
+        res["play"], _vt, _w = bench_board.play_figures(b, seed, actions, 8)
+        res["play"] = {k: res["play"][k] for k in ("done", "accepted", "wall_s", "emulated_s")}
+        res["match_peak"] = heap(info(b))
     return res
 
 

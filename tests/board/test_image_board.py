@@ -18,9 +18,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "host"))
 
+from mjtable import flashcmd  # noqa: E402
+
 import boardemu  # noqa: E402
 from boardemu import board as B  # noqa: E402
-from mjtable import flashcmd  # noqa: E402
 
 IMAGE = os.path.join(ROOT, "build", "mjtable-pico.uf2")
 MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
@@ -39,10 +40,18 @@ def mpremote(port, *args, timeout=60):
                           text=True, timeout=timeout)
 
 
-def info(b):
+def info(b, wait=300.0):
+    """INFO as a dict, once the board answers (it boots several times slower
+    than a real one: each request may take seconds)."""
     import json
 
-    return json.loads(b.mjtable("info", "--json", timeout=120).stdout)
+    deadline = time.monotonic() + wait
+    while True:
+        r = b.mjtable("info", "--json", "--timeout", "60", timeout=300, check=False)
+        if r.returncode == 0 or time.monotonic() > deadline:
+            assert r.returncode == 0, r.stderr
+            return json.loads(r.stdout)
+        time.sleep(2)
 
 
 def wait_for(pred, what, timeout=120.0):
@@ -164,7 +173,8 @@ def test_flash_onto_the_boot_drive_then_the_table_answers(tmp_path):
 
     def run():
         out["r"] = subprocess.run([exe, "flash", IMAGE, "--drive", str(d), "--port", port,
-                                   "--wait", "300"], capture_output=True, text=True, timeout=600)
+                                   "--wait", "300", "--timeout", "60"],
+                                  capture_output=True, text=True, timeout=600)
 
     t = threading.Thread(target=run)
     t.start()
