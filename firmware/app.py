@@ -268,24 +268,26 @@ def main_board():
     _collect()
     board = pico.make(machine)
     _collect()
-    button = hostlink.key_button(board)
+    ctl = boot(board, "", rs)
+    button = hostlink.key_button(board)  # after boot's board.init(): expanders set up
     usb = _usb_mode(key, button)
     if usb == "maint":
         micropython.kbd_intr(3)
         _locked = False
         print("maintenance: key button held at boot, REPL open")
-    ctl = boot(board, "", rs)
     hl = hostlink.HostLink(ctl, "", read, write, key=key, button=button,
                            table_id=machine.unique_id())
     hl.host.usb = usb
     if not ctl.fault and machine.reset_cause() == machine.WDT_RESET:
         ctl.fault = "reset: watchdog"  # the VM stuck in C: no callback ran to say why
+    stats = Stats()
+    hl.host.stats = stats
     if usb == "maint":  # no match until the host starts one; the seats say why
         ctl.state = C.DONE
         ctl.display.text = "OPEn"
     wdt = watchdog.Watchdog(machine.WDT(timeout=watchdog.TIMEOUT_MS), machine.Timer(-1),
                             time.ticks_ms, on_stuck=stuck("", ctl))
-    asyncio.run(run(ctl, board, time.ticks_ms, wdt, hl=hl))
+    asyncio.run(run(ctl, board, time.ticks_ms, wdt, stats=stats, hl=hl))
 
 
 def sim_options(argv):
@@ -364,15 +366,18 @@ def start(argv):
     On a locked board whatever ends the controller (an exception) is printed
     and the board resets: the program never ends into the REPL."""
     if sys.platform == "rp2":
+        import machine
+        from table import watchdog
+
         try:
             main_board()
         except BaseException as e:  # noqa: B036 (KeyboardInterrupt too, when open)
             if not _locked:
+                watchdog.off(machine)  # into the REPL, which it must not reset
                 raise
             sys.print_exception(e)  # type: ignore[attr-defined]
         if _locked:
-            import machine
-
             machine.reset()
+        watchdog.off(machine)
     elif len(argv) > 3 and argv[1] == "sim":
         main_sim(argv)

@@ -3,10 +3,14 @@
 # which runs in place from the ROMFS image with the rest (docs/decisions.md).
 import sys
 
-if sys.platform == "rp2":  # no Ctrl-C until app.py knows if the table is locked
+if sys.platform == "rp2":  # a keyed table: no Ctrl-C until app.py has seen the key button
     import micropython
 
-    micropython.kbd_intr(-1)
+    try:
+        open("key").close()  # hostlink.KEY_FILE
+        micropython.kbd_intr(-1)
+    except OSError:
+        pass
 
 import app  # noqa: E402
 

@@ -25,7 +25,8 @@ install(link, logs, ...) -> Host registers on a table.link.Link:
   the next match plays), free, logs, clock, key, watch; hand (the log being
   written, -1 between hands); mpy (MicroPython's version), and when they
   apply: commit and shadowed (the table's own image), usb (locked, maint or
-  open: the board's REPL); status()'s lines (hostlink: play, play_crc, left:
+  open: the board's REPL), heap (the board's heap: free now, its live peak,
+  its size); status()'s lines (hostlink: play, play_crc, left:
   the match under way; chips, crashes, fault: the table's health); refused
   (why the last pushed ruleset or map was refused), repaired, damaged.
 
@@ -371,6 +372,7 @@ class Host:
         self._status = status
         self.refused = ""
         self.usb = ""  # app.main_board: "locked", "maint" or "open" (the REPL's state)
+        self.stats = None  # app.main_board: its Stats (INFO heap=, the board's figures)
         self.watching = False
         self.dropped = 0
         self._events = []
@@ -562,6 +564,11 @@ class Host:
         lines += _build_lines()
         if self.usb:
             lines.append("usb=" + self.usb)
+        if self.stats is not None:  # bytes: free now, the live peak the scan task saw, all
+            import gc
+
+            f = gc.mem_free()
+            lines.append("heap=%d,%d,%d" % (f, self.stats.live_peak, f + gc.mem_alloc()))
         if self._status is not None:
             lines.append(self._status())
         if self.refused:

@@ -19,6 +19,10 @@ scan task silent for ms): app.py stores the reason on flash there, so the
 boot after the reset reports it (machine.reset_cause() alone does not say
 why, and reads power-on after a reset in the emulator). A soft callback
 runs between bytecodes, never inside a filesystem call of the stuck task.
+off(machine) stops the hardware watchdog when the controller has ended
+into the REPL (Ctrl-C on an open table, or in maintenance): machine.WDT
+has no deinit, and a soft reset (mpremote's) stops the feeding timer, so
+the board would reset 8 s into a developer's session (a deploy, say).
 """
 
 from drivers.buttons import ticks_diff
@@ -27,6 +31,13 @@ from micropython import const
 TIMEOUT_MS = const(8000)  # the WDT's: the RP2040 allows 8388 ms at most
 GRACE_MS = const(60000)
 _TICK_MS = const(1000)
+
+
+_WATCHDOG_CTRL = const(0x40058000)  # RP2040 datasheet 4.7.6: CTRL, bit 30 ENABLE
+
+
+def off(machine):
+    machine.mem32[_WATCHDOG_CTRL] &= ~(1 << 30)
 
 
 class Watchdog:

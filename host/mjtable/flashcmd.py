@@ -1,4 +1,4 @@
-"""`mjtable flash [UF2] [--dry-run] [--drive DIR] [--port P] [--wait S]`:
+"""`mjtable flash [UF2] [--dry-run] [--drive DIR] [--port P] [--timeout S] [--wait S]`:
 put the table's own MicroPython image on a Pico (docs/image.md).
 
 1. read the UF2 (default build/mjtable-pico.uf2, `make uf2`): its blocks
@@ -26,7 +26,8 @@ import struct
 import subprocess
 import time
 
-from . import BadInput
+from . import BadInput, findport
+from . import link as L
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_UF2 = os.path.join(ROOT, "build", "mjtable-pico.uf2")
@@ -46,7 +47,7 @@ def add_parsers(sub):
     p.add_argument("--dry-run", action="store_true", help="say what would be done, write nothing")
     p.add_argument("--drive", metavar="DIR",
                    help="the Pico's RPI-RP2 drive (default: found among the mounted drives)")
-    p.add_argument("--port", metavar="P", help="the link's port for the check (default: by USB id)")
+    findport.add_arguments(p, key=False)  # --port, --timeout: the link for the check
     p.add_argument("--wait", type=float, default=60.0, metavar="S",
                    help="seconds to wait for the flashed table to answer (0: do not check)")
     p.set_defaults(func=flash)
@@ -152,23 +153,16 @@ def picotool_load(uf2: str) -> None:
 
 def check_table(args, want: dict) -> None:
     """Wait for the flashed table on the link; its INFO must name the image."""
-    from . import findport
-
-    class A:
-        port = args.port
-        timeout = 5.0
-        key = None
-
     deadline = time.monotonic() + args.wait
     while True:
         try:
-            link = findport.connect(A)
+            link = findport.connect(args)
             try:
                 got = link.info()
             finally:
                 link.stream.close()
             break
-        except BadInput:
+        except (BadInput, L.LinkError):  # not up yet (USB re-enumerating, booting)
             if time.monotonic() > deadline:
                 raise BadInput("the table did not answer on the link within %.0f s of the flash"
                                % args.wait) from None

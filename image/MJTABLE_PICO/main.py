@@ -8,7 +8,14 @@
 import os
 import sys
 
-import mjbuild
+import micropython
+
+try:  # a keyed table: Ctrl-C stays off (the board starts main.py so) until app.py
+    os.stat("key")  # has seen the key button; an open one has it at once
+except OSError:
+    micropython.kbd_intr(3)
+
+import mjbuild  # noqa: E402
 
 sys.path.remove(".frozen")
 sys.path.insert(0, ".frozen")

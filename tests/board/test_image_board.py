@@ -18,9 +18,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "host"))
 
+from mjtable import flashcmd  # noqa: E402
+
 import boardemu  # noqa: E402
 from boardemu import board as B  # noqa: E402
-from mjtable import flashcmd  # noqa: E402
 
 IMAGE = os.path.join(ROOT, "build", "mjtable-pico.uf2")
 MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
@@ -39,10 +40,18 @@ def mpremote(port, *args, timeout=60):
                           text=True, timeout=timeout)
 
 
-def info(b):
+def info(b, wait=300.0):
+    """INFO as a dict, once the board answers (it boots several times slower
+    than a real one: each request may take seconds)."""
     import json
 
-    return json.loads(b.mjtable("info", "--json", timeout=120).stdout)
+    deadline = time.monotonic() + wait
+    while True:
+        r = b.mjtable("info", "--json", "--timeout", "60", timeout=300, check=False)
+        if r.returncode == 0 or time.monotonic() > deadline:
+            assert r.returncode == 0, r.stderr
+            return json.loads(r.stdout)
+        time.sleep(2)
 
 
 def wait_for(pred, what, timeout=120.0):
@@ -54,34 +63,25 @@ def wait_for(pred, what, timeout=120.0):
 
 
 def set_key(b):
-    """The table key on the board's flash (table.store's format, as SETKEY
-    leaves it), written through the REPL of a table that has none yet."""
+    """The table key and tile map on the board's flash, as `mjtable key set`
+    and `enroll` leave them, through the REPL of a table that has no key yet."""
     info(b)  # up: Ctrl-C works from here (main.py starts with it off)
-    r = mpremote(b.port, "exec", "from table import store\nstore.write('key', %r)" % KEY,
-                 timeout=120)
-    assert r.returncode == 0, r.stderr
-    b.key = KEY
-    with open(os.path.join(b.workdir, "key"), "w") as f:
-        f.write(KEY.hex() + "\n")
+    b.provision_files()
 
 
 def power_cycle_with_the_key_button(b):
-    """Power off and on with seat 0's 过 key held: the power is cut at the
-    next flash write, which a ruleset push (with the key) makes."""
-    b.power_cut(after=1)
-    with b.locked():
-        b.table.press(0, KEY_GUO)
-    r = b.mjtable("rules", "push", "xuezhan", "--key", KEY.hex(), check=False, timeout=120)
-    try:
-        b.wait_cut(60)
-    except TimeoutError:
-        raise AssertionError("no flash write to cut the power at: %s%s" % (r.stdout, r.stderr))
-    b.power_on()
+    """Power off, then on with seat 0's 过 key held: the same flash, a new board."""
+    b.stop()
+    nb = B.EmuBoard(seed=b.seed, uf2=b.uf2, workdir=b.workdir + "-2", fs_in=b.fs_file)
+    nb.key = b.key
+    with open(nb.key_file, "w") as f:
+        f.write(b.key.hex() + "\n")
+    nb.table.press(0, KEY_GUO)
+    return nb.start()
 
 
 def locked_then_maintenance(b):
-    """b: a table whose firmware runs with its key on flash, open until its next boot."""
-    assert mpremote(b.port, "reset").returncode == 0  # no key at this boot: open
+    """b: a keyed table just booted. Returns the board then running (in maintenance)."""
     d = info(b)  # the link answers
     assert d["usb"] == "locked" and d["key"] == "1"
     r = mpremote(b.port, "exec", "print('in')", timeout=120)
@@ -93,13 +93,14 @@ def locked_then_maintenance(b):
     tail = b.console()[seen:]
     assert "opened" not in tail and ">>> " not in tail and "KeyboardInterrupt" not in tail
     assert info(b)["usb"] == "locked"  # the stray bytes did not break the link
-    power_cycle_with_the_key_button(b)
+    b = power_cycle_with_the_key_button(b)
     d = info(b)
     assert d["usb"] == "maint"
     # "OPEn" (O and 0 are the same seven segments: the simulator reads "0PEn")
     wait_for(lambda: b.texts() == ["0PEn"] * 4, "OPEn on the seats", 60)
     r = mpremote(b.port, "exec", "print('in')", timeout=120)
     assert r.returncode == 0 and r.stdout.split() == ["in"]
+    return b
 
 
 @needs_image
@@ -140,7 +141,8 @@ def test_image_locked_table_refuses_mpremote_until_the_key_button(tmp_path):
     b = B.EmuBoard(uf2=IMAGE, workdir=str(tmp_path / "a")).start()
     try:
         set_key(b)
-        locked_then_maintenance(b)
+        assert mpremote(b.port, "reset").returncode == 0  # no key at this boot: open
+        b = locked_then_maintenance(b)
     finally:
         b.stop()
 
@@ -148,9 +150,12 @@ def test_image_locked_table_refuses_mpremote_until_the_key_button(tmp_path):
 def test_stock_image_with_files_locked_table(tmp_path):
     b = B.EmuBoard(workdir=str(tmp_path / "a")).start()
     try:
-        b.deploy(files=True)
-        set_key(b)
-        locked_then_maintenance(b)
+        b.provision_files()
+        # its reset boots the firmware with the key; deploy's own check gives
+        # the board 20 s, which a loaded machine's emulated one can need more than
+        r = b.mjtable("deploy", "--files", check=False, timeout=900)
+        assert r.returncode == 0 or "did not answer on the link" in r.stderr, r.stderr
+        b = locked_then_maintenance(b)
     finally:
         b.stop()
 
@@ -171,7 +176,8 @@ def test_flash_onto_the_boot_drive_then_the_table_answers(tmp_path):
 
     def run():
         out["r"] = subprocess.run([exe, "flash", IMAGE, "--drive", str(d), "--port", port,
-                                   "--wait", "300"], capture_output=True, text=True, timeout=600)
+                                   "--wait", "300", "--timeout", "60"],
+                                  capture_output=True, text=True, timeout=600)
 
     t = threading.Thread(target=run)
     t.start()
