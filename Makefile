@@ -32,8 +32,10 @@ test: setup firmware lint typecheck test-py
 # The long run of the faulty-reads bot test: 200 hands on the virtual table
 # with 5% missed reads and phantom, duplicated and unknown tags (`make test`
 # plays 16 of them); about half an hour on two cores, one match per core.
+# Then the live page against the full controller (mjtable virtual-table --bots).
 test-long: setup firmware
 	MJ_BOT_HANDS=200 MJ_BOT_JOBS=$$(nproc) $(BIN)/pytest -q tests/host/test_table_scenarios.py -k bot_hands
+	MJ_LIVE_VIRTUAL=1 $(BIN)/pytest -q tests/host/test_live.py -k full_controller
 
 test-py: setup
 	$(BIN)/pytest

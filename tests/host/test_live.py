@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import select
 import struct
+import subprocess
 import sys
 import threading
 import time
@@ -61,11 +62,14 @@ def bot_records(seed=3):
     return recs, g
 
 
-def table_truth(rs, recs):
-    """What the table holds after these records, from the engine alone: per seat
-    (concealed faces in order, melds, discards with the claimed mark), wall, turn."""
+def table_truth(rs, recs, actions=None):
+    """What the table holds after these records (or their first `actions`
+    actions), from the engine alone: per seat (concealed faces in order, melds,
+    discards with the claimed mark), wall, turn."""
     head, acts = handlog.decode(b"".join(p for t, p in recs if t in (model.T_HEAD, model.T_ACT)))
     g = G.Game(rs, head[2], head[3])
+    if actions is not None:
+        acts = [r for r in acts if r[0] == handlog.REC_ACTION][:actions]
     for r in acts:
         if r[0] == handlog.REC_ACTION:
             g.apply(r[1])
@@ -156,6 +160,18 @@ def test_hidden_hands_keep_counts_and_show_winners_and_the_end():
         assert (h["hand"] is None) == (not s["won"])
     m.feed(*recs[-1])
     assert all(s["hand"] is not None for s in model.hide_hands(m.snapshot())["seats"])
+    # nothing else tells a concealed tile: the face of a draw, who may claim what
+    draws = claims = 0
+    for st in model.replay_steps(feed.Rules(), recs[:-1]):
+        h = model.hide_hands(st)
+        if st["last"] and st["last"]["kind"] == "draw":
+            draws += 1
+            assert st["last"]["face"] >= 0 and h["last"]["face"] == -1
+        if st["claim"] and st["claim"]["may"]:
+            claims += 1
+            assert h["claim"]["may"] == {} and h["claim"]["face"] == st["claim"]["face"]
+            assert not any(s["prompt"] for s in h["seats"] if not s["won"])
+    assert draws and claims
 
 
 def test_events_that_repeat_the_log_just_read_are_dropped():
@@ -238,20 +254,32 @@ def read(page):
     return page.evaluate("readTable(document.getElementById('table'))")
 
 
+RECORD_DRAWS = """() => {
+  // every state the page draws, read back from its tiles (the test's hook)
+  window.__drawn = [];
+  const draw = window.drawTable;
+  window.drawTable = (el, snap, opts) => {
+    draw(el, snap, opts);
+    window.__drawn.push([readTable(el), el.dataset.hand]);
+  };
+}"""
+
+
 def watch(page, until, limit=60.0):
-    """Page states read every few ms, keyed by (hand, records), until until(state)."""
+    """Every state the page draws from now on, keyed by (hand, actions), until
+    until(state, hand) holds for one."""
+    if not page.evaluate("window.__drawn !== undefined"):
+        page.evaluate(RECORD_DRAWS)
     seen = {}
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
-        st = page.evaluate("[readTable(document.getElementById('table')), "
-                           "document.getElementById('table').dataset.hand]")
-        st, hand = st
-        if st["seats"]:
-            seen.setdefault((int(hand), st["records"]), st)
-        if until(st, hand):
-            return seen
-        time.sleep(0.01)
-    raise AssertionError("the page never got there; last %r" % (st,))
+        for st, hand in page.evaluate("window.__drawn.splice(0)"):
+            if st["seats"]:
+                seen.setdefault((int(hand), st["actions"]), st)
+            if until(st, hand):
+                return seen
+        time.sleep(0.05)
+    raise AssertionError("the page never got there; %d states seen" % len(seen))
 
 
 def logs_of(path, want):
@@ -302,7 +330,7 @@ def test_the_page_draws_the_table_move_by_move_and_survives_the_cable(tmp_path, 
         relay.far = peer.slave
         n0 = int(page.evaluate("document.getElementById('table').dataset.hand"))
         seen2 = watch(page, lambda st, hand: hand not in ("", "-1") and int(hand) > n0
-                      and st["records"] > 3 and st["link"] == "ok")
+                      and st["actions"] > 2 and st["link"] == "ok")
         stop(live)
         live = None
         hands = {h for h, _ in seen} | {h for h, _ in seen2}
@@ -311,11 +339,14 @@ def test_the_page_draws_the_table_move_by_move_and_survives_the_cable(tmp_path, 
         for (hand, n), st in list(seen.items()) + list(seen2.items()):
             if hand not in logs or st["link"] != "ok":
                 continue
-            recs = [r for r in logs[hand] if r[0] != logfmt.T_SEAL][:n]
-            assert drawn_state(st) == table_truth(XZ, recs), "hand %d after %d records" % (hand, n)
+            assert drawn_state(st) == table_truth(XZ, logs[hand], n), (hand, n)
             checked += 1
-        moves = sum(1 for r in logs[first[0] + 1] if r[0] == logfmt.T_ACT)
-        assert checked >= moves // 2, (checked, moves)  # most moves were seen and all matched
+        # every move of the first whole hand was drawn, and all matched
+        whole = first[0] + 1
+        moves = sum(1 for r in logs[whole] if r[0] == logfmt.T_ACT)
+        drawn = {n for h, n in seen if h == whole}
+        assert set(range(1, moves + 1)) <= drawn, (moves, sorted(drawn))
+        assert checked >= moves
     finally:
         if live is not None:
             stop(live)
@@ -418,3 +449,38 @@ def test_replay_steps_an_archived_hand_and_the_event_page_shows_every_table(tmp_
         assert ev.inner_text(".standings tbody tr") .split("\t")[2] == str(g.delta[best])
     finally:
         stop(live)
+
+
+@pytest.mark.skipif(not os.environ.get("MJ_LIVE_VIRTUAL"),
+                    reason="the full controller takes minutes: make test-long (MJ_LIVE_VIRTUAL=1)")
+def test_the_page_follows_the_full_controller_with_bots(env, browser):
+    """`mjtable virtual-table --bots` (firmware/app.py: scans, keys, displays,
+    the link) instead of the host commands' peer: every state the page drew
+    equals the table's log replayed to the same record."""
+    vt = subprocess.Popen([live_bench.EXE, "virtual-table", "--bots", "--pace", "0",
+                           "--hands", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True)
+    live = None
+    try:
+        first = vt.stdout.readline()
+        assert first.startswith("port: "), first + vt.stderr.read()
+        port = first.split(": ", 1)[1].strip()
+        live, urls = start_live("--table", port, "--referee", "127.0.0.1:0")
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.goto(urls["referee"] + "/table/1")
+        seen = watch(page, lambda st, hand: hand not in ("", "-1") and int(hand) >= 1
+                     and st["phase"] == "end", limit=600)
+        stop(live)
+        live = None
+        logs = logs_of(port, {h for h, _ in seen})
+        checked = 0
+        for (hand, n), st in seen.items():
+            if hand in logs and st["link"] == "ok":
+                assert drawn_state(st) == table_truth(XZ, logs[hand], n), (hand, n)
+                checked += 1
+        assert checked > 10, checked
+    finally:
+        if live is not None:
+            stop(live)
+        vt.terminate()
+        vt.wait(timeout=60)
