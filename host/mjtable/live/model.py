@@ -65,11 +65,24 @@ class HandModel:
         self.wins: list = []
         self.last = None  # the last action: {"kind", "seat", "face" (-1: none shown)}
         self.error = ""
+        self.broken = False
 
     # --- feeding ---
 
     def feed(self, rtype: int, payload: bytes) -> None:
-        """One record; Mismatch if it cannot follow the ones before."""
+        """One record; Mismatch if it cannot follow the ones before. After a
+        mismatch every record is refused (a later action may be legal in the
+        stale state and draw a wrong picture): the caller reads the hand again."""
+        if self.broken:
+            raise Mismatch("waiting for the hand to be read again")
+        try:
+            self._feed(rtype, payload)
+        except Mismatch as e:
+            self.broken = True
+            self.error = "out of step with the table (%s): reading the hand again" % e
+            raise
+
+    def _feed(self, rtype: int, payload: bytes) -> None:
         self.records += 1
         if rtype == T_HEAD:
             self._head(bytes(payload))
