@@ -466,7 +466,9 @@ def test_the_page_follows_the_full_controller_with_bots(env, browser):
     """`mjtable virtual-table --bots` (firmware/app.py: scans, keys, displays,
     the link) instead of the host commands' peer: every state the page drew
     equals the table's log replayed to the same record."""
-    vt = subprocess.Popen([live_bench.EXE, "virtual-table", "--bots", "--pace", "0",
+    # at the table's own frame pace: at --pace 0 the firmware appends records
+    # faster than its link sends them, and its queue of 32 events overflows
+    vt = subprocess.Popen([live_bench.EXE, "virtual-table", "--bots", "--pace", "20",
                            "--hands", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           text=True)
     live = None
