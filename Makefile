@@ -40,11 +40,13 @@ system-deps:
 # plays 16 of them); about half an hour on two cores, one match per core.
 # Then the board's long runs on the emulated Pico: the bots' whole match, and
 # the fault tests (chips stopping and coming back, the watchdog, a power cut
-# at every flash write of a hand's log).
+# at every flash write of a hand's log); then the live page against the full
+# controller (mjtable virtual-table --bots).
 test-long: setup board-setup firmware
 	MJ_BOT_HANDS=200 MJ_BOT_JOBS=$$(nproc) $(BIN)/pytest -q tests/host/test_table_scenarios.py -k bot_hands
 	MJ_BOARD_MATCH=1 $(BIN)/pytest -q tests/board -m board -k match
 	MJ_BOARD_LONG=1 $(BIN)/pytest -q -m board tests/board/test_faults_board.py
+	MJ_LIVE_VIRTUAL=1 $(BIN)/pytest -q tests/host/test_live.py -k full_controller
 
 # pytest-xdist: one worker per core; worksteal keeps both busy to the end.
 test-py: setup

@@ -22,7 +22,7 @@ import json
 import time
 from collections import deque
 
-from .model import HandModel, Mismatch, hide_hands
+from .model import T_END, HandModel, Mismatch, hide_hands
 
 CLIENT_QUEUE = 256  # snapshots a slow browser may fall behind before it is dropped
 
@@ -43,13 +43,16 @@ class Client:
         self.wake.set()
 
     async def run(self) -> None:
-        while not self.closed and not self.ws.closed:
-            await self.wake.wait()
-            self.wake.clear()
-            while self.queue and not self.ws.closed:
-                await self.ws.send_str(self.queue.popleft())
-        if not self.ws.closed:
-            await self.ws.close()
+        try:
+            while not self.closed and not self.ws.closed:
+                await self.wake.wait()
+                self.wake.clear()
+                while self.queue and not self.ws.closed:
+                    await self.ws.send_str(self.queue.popleft())
+            if not self.ws.closed:
+                await self.ws.close()
+        except (ConnectionError, RuntimeError):  # the browser went away mid-send
+            self.closed = True
 
 
 class Publisher:
@@ -107,7 +110,7 @@ class Table:
         self.link_state = "connecting"
         self.detail = ""
         self.hand_id = -1
-        self.totals = [0, 0, 0, 0]  # points of the finished hands seen
+        self.points: dict = {}  # log id -> each seat's points, of the finished hands seen
         self.model = HandModel(hub.rules, 0)
         self.version = 0
         self.t = time.time()
@@ -136,7 +139,7 @@ class Table:
         self._soon(self._record, rtype, payload)
 
     def earlier(self, log_id, points):
-        self._soon(self._earlier, points)
+        self._soon(self._earlier, log_id, points)
 
     # --- in the loop ---
 
@@ -146,22 +149,30 @@ class Table:
         if state == "ok":
             self.table_id = detail
 
+    def totals(self, but=None) -> list:
+        """Each seat's points over the finished hands seen (but the hand `but`)."""
+        out = [0, 0, 0, 0]
+        for lid, pts in self.points.items():
+            if lid != but:
+                for i, p in enumerate(pts[:4]):
+                    out[i] += p
+        return out
+
     def _hand(self, log_id, records):
+        # a hand read again (a reconnect, a resync) counts once: points by log id
         self.hand_id = log_id
-        self.model = HandModel(self.hub.rules, log_id, self.totals)
+        self.model = HandModel(self.hub.rules, log_id, self.totals(but=log_id))
         for r in records:
             self._record(*r)
 
-    def _earlier(self, points):
-        for i, p in enumerate(points[: len(self.totals)]):
-            self.totals[i] += p
+    def _earlier(self, log_id, points):
+        self.points[log_id] = list(points)
 
     def _record(self, rtype, payload):
         try:
-            was_over = self.model.over
             self.model.feed(rtype, payload)
-            if self.model.over and not was_over and self.model.end_points:
-                self._earlier(self.model.end_points)
+            if rtype == T_END and self.model.end_points:
+                self._earlier(self.hand_id, self.model.end_points)
         except Mismatch as e:
             self.detail = "resync: %s" % e
             if self.feed is not None:

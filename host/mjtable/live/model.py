@@ -8,7 +8,7 @@ The same model serves the live link and an archived hand's replay.
 
 Snapshot (faces are 0..26: suit f // 9 = 万 筒 条, rank f % 9 + 1):
     {"rules": "xuezhan", "phase": "discard", "turn": 1, "dealer": 0,
-     "wall": 55, "records": 37, "over": false, "np": 4,
+     "wall": 55, "records": 37, "actions": 35, "over": false, "np": 4,
      "seats": [{"seat": 0, "hand": [0, 0, 4, ...] | null, "count": 13,
                 "drawn": 7 | -1, "melds": [{"kind": "peng", "face": 3}],
                 "discards": [{"face": 3, "claimed": true}], "void": 0..2 | -1,
@@ -18,7 +18,7 @@ Snapshot (faces are 0..26: suit f // 9 = 万 筒 条, rank f % 9 + 1):
      "pays": [{"key": "h7.12.0", "payer": 1, "payee": 0, "amount": 2,
                "why": "gang_an"}],
      "wins": [{"seat": 0, "fan": 3, "flags": ["zimo"], "from": -1, "face": 5}],
-     "last": "South discard 5p", "error": ""}
+     "last": {"kind": "discard", "seat": 1, "face": 13 | -1}, "error": ""}
 "hand" is null when the view hides concealed tiles (spectators); "count"
 stays. "pays" are the payments of the last action, each with a key unique in
 the hand so a page animates each payment once.
@@ -63,13 +63,26 @@ class HandModel:
         self.alerts: list = []  # (seat, code, reason, action index when raised)
         self.pays: list = []
         self.wins: list = []
-        self.last = ""
+        self.last = None  # the last action: {"kind", "seat", "face" (-1: none shown)}
         self.error = ""
+        self.broken = False
 
     # --- feeding ---
 
     def feed(self, rtype: int, payload: bytes) -> None:
-        """One record; Mismatch if it cannot follow the ones before."""
+        """One record; Mismatch if it cannot follow the ones before. After a
+        mismatch every record is refused (a later action may be legal in the
+        stale state and draw a wrong picture): the caller reads the hand again."""
+        if self.broken:
+            raise Mismatch("waiting for the hand to be read again")
+        try:
+            self._feed(rtype, payload)
+        except Mismatch as e:
+            self.broken = True
+            self.error = "out of step with the table (%s): reading the hand again" % e
+            raise
+
+    def _feed(self, rtype: int, payload: bytes) -> None:
         self.records += 1
         if rtype == T_HEAD:
             self._head(bytes(payload))
@@ -112,7 +125,10 @@ class HandModel:
             if evs[0][0] != EV_ACCEPTED:
                 raise Mismatch("action %s refused by the replay" % hands.fmt_action(r[1]))
             self.actions += 1
-            self.last = hands.fmt_action(r[1])
+            kind, seat, arg, _t = r[1]
+            face = arg if isinstance(arg, int) and 0 <= arg < 27 else -1
+            self.last = {"kind": names.ACTION_NAMES[kind] if kind < len(names.ACTION_NAMES)
+                         else str(kind), "seat": seat, "face": face}
             for i, e in enumerate(evs):
                 if e[0] == EV_PAY:
                     why = names.PAY_NAMES[e[4]] if e[4] < len(names.PAY_NAMES) else str(e[4])
@@ -130,13 +146,15 @@ class HandModel:
         g = self.game
         if g is None:
             return {"rules": "", "phase": "none", "np": 0, "seats": [], "claim": None,
-                    "pays": [], "wins": [], "records": self.records, "over": self.over,
-                    "last": "", "error": self.error, "wall": 0, "turn": -1, "dealer": -1}
+                    "pays": [], "wins": [], "records": self.records, "actions": 0,
+                    "over": self.over,
+                    "last": None, "error": self.error, "wall": 0, "turn": -1, "dealer": -1}
         seats = [self._seat(s) for s in range(g.np)]
         return {"rules": self.rs.name, "phase": names.PHASE_NAMES[g.phase], "turn": g.turn,
                 "dealer": g.dealer, "wall": g.wall, "np": g.np, "seats": seats,
                 "claim": self._claim(), "pays": self.pays, "wins": self.wins,
-                "records": self.records, "over": self.over, "last": self.last,
+                "records": self.records, "actions": self.actions, "over": self.over,
+                "last": self.last,
                 "error": self.error}
 
     def _seat(self, s: int) -> dict:
@@ -177,11 +195,17 @@ class HandModel:
 
 def hide_hands(snap: dict) -> dict:
     """The snapshot a spectator gets when the event hides concealed hands: the
-    counts stay, the tiles go (a seat that has won shows its hand, and every
-    hand is shown once the hand is over)."""
+    counts stay, the tiles go, and so does whatever tells them (the face of a
+    draw, the claim prompts); a seat that has won shows its hand, and every
+    hand is shown once the hand is over."""
     if snap.get("over"):
         return snap
     out = dict(snap)
+    last = snap.get("last")
+    if last and last["kind"] in ("draw", "deal", "exchange"):
+        out["last"] = dict(last, face=-1)  # a drawn tile is not shown either
+    if snap.get("claim"):  # who may claim what would tell what they hold
+        out["claim"] = dict(snap["claim"], may={})
     out["seats"] = []
     for seat in snap.get("seats", []):
         if seat["won"]:
@@ -189,6 +213,7 @@ def hide_hands(snap: dict) -> dict:
             continue
         seat = dict(seat)
         seat["hand"] = None
+        seat["prompt"] = []
         seat["drawn"] = -1 if seat["drawn"] < 0 else -2  # a tile drawn, face down
         out["seats"].append(seat)
     return out

@@ -60,6 +60,17 @@ function seatHTML(s, snap) {
     `<div class="discards">${disc}</div></section>`;
 }
 
+const ACTION_ZH = {deal: "配牌", exchange: "换三张", dingque: "定缺", draw: "摸牌", discard: "打出",
+  peng: "碰", zhigang: "杠", bugang: "补杠", angang: "暗杠", hu: "胡", pass: "过", ma: "马",
+  baohu: "报胡", qinghu: "请胡", benjin: "本金", fei: "飞", ti: "提"};
+
+function lastHTML(last, names) {
+  if (!last) return "";
+  const tile = last.face >= 0 && last.kind !== "dingque" ? tileSVG(last.face, {width: 26}) : "";
+  const suit = last.kind === "dingque" && last.face >= 0 && last.face < 3 ? " " + SUIT_BADGE[last.face] : "";
+  return `${esc(names[last.seat] || "")} ${ACTION_ZH[last.kind] || esc(last.kind)}${suit} ${tile}`;
+}
+
 function centreHTML(snap) {
   const seats = snap.seats || [];
   const names = seats.map(s => s.name);
@@ -77,7 +88,7 @@ function centreHTML(snap) {
   const turn = snap.turn >= 0 && !snap.over ? esc(names[snap.turn] || "") : "—";
   return `<div class="centre"><div class="wall"><b>${snap.wall}</b> tiles in the wall</div>` +
     `<div class="phase">${PHASE_ZH[snap.phase] || esc(snap.phase)} · turn: <b class="turnname">${turn}</b></div>` +
-    `${claim}${wins}<div class="last">${esc(snap.last || "")}</div>` +
+    `${claim}${wins}<div class="last">${lastHTML(snap.last, names)}</div>` +
     `${snap.over ? '<div class="over">Hand over</div>' : ""}` +
     `${snap.error ? `<div class="error">${esc(snap.error)}</div>` : ""}</div>`;
 }
@@ -101,6 +112,7 @@ function drawTable(el, snap, opts = {}) {
   el._parts = parts;
   el.dataset.version = snap.version !== undefined ? snap.version : "";
   el.dataset.records = snap.records;
+  el.dataset.actions = snap.actions;
   el.dataset.link = link;
   el.dataset.phase = snap.phase;
   el.dataset.turn = snap.turn;
@@ -134,7 +146,8 @@ function animatePays(el, pays) {
 
 // What the page shows, read back from the drawing (the browser tests compare it with the table).
 function readTable(el) {
-  const out = {version: el.dataset.version, records: Number(el.dataset.records), link: el.dataset.link,
+  const out = {version: el.dataset.version, records: Number(el.dataset.records),
+    actions: Number(el.dataset.actions), link: el.dataset.link,
     wall: Number(el.dataset.wall), turn: Number(el.dataset.turn), phase: el.dataset.phase, seats: []};
   el.querySelectorAll(".seat").forEach(s => {
     const faces = sel => Array.from(s.querySelectorAll(sel)).map(t => t.dataset.face);

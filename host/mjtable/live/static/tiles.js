@@ -1,7 +1,7 @@
 // The project's own mahjong tiles, drawn as SVG by code (no copied art).
 // A face is 0..26: suit = face / 9 (0 万 characters, 1 筒 dots, 2 条 bamboo),
-// rank = face % 9 + 1. tileSVG(face, opts) returns the markup of one tile;
-// face -1 is a tile's back (a concealed tile the view does not show).
+// rank = face % 9 + 1. tileDocument(face) is one tile's SVG; tileSVG(face, opts)
+// the markup of a tile on the page; face -1 is a tile's back.
 "use strict";
 
 const TILE_W = 60, TILE_H = 80;
@@ -75,22 +75,40 @@ function faceArt(face) {
   return STICKS[rank].map(s => stick(...s)).join("");
 }
 
-function tileSVG(face, opts = {}) {
-  const w = opts.width || 36;
-  const h = w * TILE_H / TILE_W;
-  const cls = "tile" + (opts.cls ? " " + opts.cls : "");
-  const data = face >= 0 ? ` data-face="${face}"` : ` data-face="back"`;
-  const title = face >= 0 ? `<title>${face % 9 + 1}${SUIT_ZH[Math.floor(face / 9)]}</title>` : "";
+// The whole SVG document of one face (or the back, face -1).
+function tileDocument(face) {
+  const open = `<svg xmlns="http://www.w3.org/2000/svg" width="60" height="84" viewBox="0 0 60 84">`;
   if (face < 0) {
-    return `<svg class="${cls}"${data} width="${w}" height="${h}" viewBox="0 0 60 84">` +
-      `<rect x="1" y="5" width="58" height="78" rx="7" fill="#0f5132"/>` +
+    return open + `<rect x="1" y="5" width="58" height="78" rx="7" fill="#0f5132"/>` +
       `<rect x="1" y="1" width="58" height="78" rx="7" fill="#1f8a5b" stroke="#0f5132" stroke-width="1.5"/>` +
       `<rect x="8" y="8" width="44" height="64" rx="5" fill="none" stroke="#7fd1a8" stroke-width="1"/></svg>`;
   }
-  return `<svg class="${cls}"${data} width="${w}" height="${h}" viewBox="0 0 60 84">${title}` +
-    `<rect x="1" y="5" width="58" height="78" rx="7" fill="#1f8a5b"/>` +
+  return open + `<rect x="1" y="5" width="58" height="78" rx="7" fill="#1f8a5b"/>` +
     `<rect x="1" y="1" width="58" height="78" rx="7" fill="#fbf7ea" stroke="#b6ab8c" stroke-width="1.5"/>` +
-    `<g transform="translate(0,0)">${faceArt(face)}</g></svg>`;
+    faceArt(face) + `</svg>`;
+}
+
+// Each face is drawn once per page, into an image URL: a tile on the page is
+// then one <img>, not a tree of SVG shapes (a table shows ~150 tiles and is
+// redrawn on every action; ten pages at once must keep up).
+const TILE_URLS = {};
+function tileURL(face) {
+  let u = TILE_URLS[face];
+  if (!u) {
+    u = URL.createObjectURL(new Blob([tileDocument(face)], {type: "image/svg+xml"}));
+    TILE_URLS[face] = u;
+  }
+  return u;
+}
+
+// One tile's markup: width in CSS px, opts.cls extra classes.
+function tileSVG(face, opts = {}) {
+  const w = opts.width || 36;
+  const h = Math.round(w * 84 / TILE_W);
+  const cls = "tile" + (opts.cls ? " " + opts.cls : "");
+  const data = face >= 0 ? face : "back";
+  const alt = face >= 0 ? `${face % 9 + 1}${SUIT_ZH[Math.floor(face / 9)]}` : "背";
+  return `<img class="${cls}" data-face="${data}" src="${tileURL(face)}" width="${w}" height="${h}" alt="${alt}">`;
 }
 
 function faceName(face) {
