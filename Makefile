@@ -46,7 +46,6 @@ test-long: setup board-setup firmware
 	MJ_BOT_HANDS=200 MJ_BOT_JOBS=$$(nproc) $(BIN)/pytest -q tests/host/test_table_scenarios.py -k bot_hands
 	MJ_BOARD_MATCH=1 $(BIN)/pytest -q tests/board -m board -k match
 	MJ_BOARD_LONG=1 $(BIN)/pytest -q -m board tests/board/test_faults_board.py
-	MJ_LIVE_VIRTUAL=1 $(BIN)/pytest -q tests/host/test_live.py -k full_controller
 
 # pytest-xdist: one worker per core; worksteal keeps both busy to the end.
 test-py: setup

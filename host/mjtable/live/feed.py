@@ -33,7 +33,7 @@ from sichuan import ruleset as R
 
 from .. import link as L
 from .. import logfmt
-from ..logscmd import fetch_log, table_logs
+from ..logscmd import fetch_log, pull_growing, table_logs, unwhiten
 from ..tablecmd import CMD_WATCH
 
 EV_GAME = 0x40
@@ -173,13 +173,9 @@ class Feed(threading.Thread):
             if pts is not None:
                 self.sink.earlier(lid, pts)
         lid = logs[-1][0]
-        for attempt in range(3):  # the hand in play may grow during the read
-            try:
-                recs = logfmt.parse(fetch_log(link, lid)).records
-                break
-            except L.LinkError:
-                if attempt == 2:
-                    raise
+        # the hand in play may grow during the read: pulled as monitor does,
+        # a copy of the log as it stood at the last reply, never a cut
+        recs = logfmt.parse(unwhiten(pull_growing(link, lid))).records
         # every event that came before the read's last reply is in the log
         link.events.clear()
         self._know_rules(link, recs)
@@ -187,7 +183,7 @@ class Feed(threading.Thread):
         self.sink.hand(lid, recs)
         if any(t == logfmt.T_END for t, _ in recs):
             self.counted.add((self.table_id, lid))
-        return Overlap(recs)
+        return Overlap([r for r in recs if r[0] != logfmt.T_SEAL])  # the seal is not streamed
 
     def _event(self, link, overlap, payload):
         if not payload:
