@@ -558,6 +558,7 @@ class Host:
             "clock_set=%d" % (1 if self.clock.set_at else 0),
             "key=%d" % (1 if self.link.has_key else 0),
             "watch=%d" % (1 if self.watching else 0),
+            "dropped=%d" % self.dropped,  # events lost to a full queue: a watcher resyncs
         ]
         # the log being written (-1: none), which a pull leaves for later
         lines.append("hand=%d" % (self._current() if self._current is not None else -1))

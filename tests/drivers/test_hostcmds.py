@@ -354,6 +354,7 @@ def test_match_and_watch_and_events():
             t.host.push_event(bytes([2, i]))
         evs = [f for f in t.frames() if f[0] == HC.EV_GAME | F.REPLY]
         assert t.host.dropped == 3
+        assert b"dropped=3\n" in t.host.info()  # a watcher learns it lost events
         assert [e[2] for e in evs] == [bytes([2, i]) for i in range(3, HC.EVENT_QUEUE + 3)]
         assert t.send(HC.CMD_WATCH, b"\x00")[0] == 0
         t.host.push_event(b"\x02x")

@@ -13,10 +13,11 @@ that the first events repeat is dropped (`Overlap`). A record lost anyway
 (the table's queue of 32 overflowed) makes the replay refuse an action or the
 end points differ; the sink then asks for a resync: the log is read again.
 
-A link that stays silent is asked INFO every HEARTBEAT s: no answer is
-"link lost" (cable out, table off), and the feed reconnects every RETRY s; an
-answer with watch=0 means the table restarted (it forgot our WATCH): the
-feed resyncs. Sink methods (called from this thread):
+The table is asked INFO every HEARTBEAT s: no answer is "link lost" (cable
+out, table off), and the feed reconnects every RETRY s; an answer with
+watch=0 means the table restarted (it forgot our WATCH), and a `dropped`
+count that grew means its event queue lost records: either way the feed
+resyncs. Sink methods (called from this thread):
     link(state, detail)        "connecting" | "ok" | "lost"
     hand(log_id, records)      the whole hand so far: [(type, payload)]
     record(rtype, payload)     one more record of it
@@ -136,7 +137,8 @@ class Feed(threading.Thread):
         link.request(CMD_WATCH, b"\x01")
         overlap = self._catch_up(link)
         self.sink.link("ok", self.table_id)
-        quiet_since = time.monotonic()
+        asked = time.monotonic()
+        dropped = None
         while not self.stopping.is_set():
             if self.want_resync.is_set():
                 overlap = self._catch_up(link)
@@ -146,16 +148,17 @@ class Feed(threading.Thread):
                     overlap = self._event(link, overlap, payload)
             got = link.read_frame(time.monotonic() + 0.2)
             now = time.monotonic()
-            if got is not None:
-                quiet_since = now
-                if got[0] == (EV_GAME | L.REPLY):
-                    overlap = self._event(link, overlap, got[2])
-            elif now - quiet_since > HEARTBEAT:
+            if got is not None and got[0] == (EV_GAME | L.REPLY):
+                overlap = self._event(link, overlap, got[2])
+            if now - asked > HEARTBEAT:  # also while busy: a drop shows in INFO
                 info = link.info()  # LinkError if the table does not answer: lost
-                quiet_since = time.monotonic()
+                asked = time.monotonic()
                 if info.get("watch") == "0":  # restarted: it forgot our WATCH
                     link.request(CMD_WATCH, b"\x01")
                     overlap = self._catch_up(link)
+                elif dropped is not None and info.get("dropped", "0") != dropped:
+                    overlap = self._catch_up(link)  # the table's queue lost events
+                dropped = info.get("dropped", "0")
 
     def _catch_up(self, link):
         """Read the newest log whole; report the finished ones' points once."""
