@@ -44,6 +44,7 @@ system-deps:
 # controller (mjtable virtual-table --bots).
 test-long: setup board-setup firmware
 	MJ_BOT_HANDS=200 MJ_BOT_JOBS=$$(nproc) $(BIN)/pytest -q tests/host/test_table_scenarios.py -k bot_hands
+	MJ_LIVE_VIRTUAL=1 $(BIN)/pytest -q tests/host/test_live.py -k full_controller
 	MJ_BOARD_MATCH=1 $(BIN)/pytest -q tests/board -m board -k match
 	MJ_BOARD_LONG=1 $(BIN)/pytest -q -m board tests/board/test_faults_board.py
 
