@@ -254,3 +254,17 @@ def test_bad_input_on_event_commands_changes_nothing(env, capsys, generated):
     with pytest.raises(BadInput):
         eventfile.parse("[event]\nid = 'x'\n")
     assert struct  # (imported for the file helpers)
+
+
+def test_the_live_event_page_shows_the_events_standings(played, capsys):
+    # mjtable live's event page (live.standings) takes the newest event's
+    # standings; an archive without events keeps the table seats' totals
+    from mjtable.live import standings as live
+
+    arch, _ = played
+    d = _standings(capsys)
+    got = live.standings(arch)
+    assert got["title"].startswith(d["name"] + ": standings after round %d" % d["after_round"])
+    assert [r[0] for r in got["rows"]] == [r["rank"] for r in d["standings"]]
+    assert [r[1].split()[0] for r in got["rows"]] == [r["name"] for r in d["standings"]]
+    assert got["columns"][3] == "placement points"

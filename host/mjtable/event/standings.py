@@ -244,3 +244,29 @@ def document(ar, eid: str, upto: int | None = None) -> dict:
         upto = max((m[0] for m in store.matches(ar, ev.eid)), default=0)
     ms = build(ar, ev, upto)
     return sheets.standings_data(ev, upto, ms, table(ev, ms), store.corrections(ar, ev.eid))
+
+
+def for_live(path) -> dict | None:
+    """The event page's standings (mjtable.live.standings): the newest event
+    in the archive at `path` as {"title", "columns", "rows"}, or None when it
+    holds no event (the page then shows the table seats' totals)."""
+    from .. import archive
+    from . import sheets
+
+    ar = archive.Archive(path, create=True)  # document() indexes new hands
+    try:
+        store.ensure(ar)
+        row = ar.db.execute("SELECT id FROM ev_events ORDER BY created_at DESC, id LIMIT 1"
+                            ).fetchone()
+        if row is None:
+            return None
+        d = document(ar, row[0])
+    finally:
+        ar.close()
+    rows = [[r["rank"], "%s %s" % (r["name"], r["latin"]), r["club"],
+             sheets.num(r["placement_points"]), sheets.signed(r["raw_points"]),
+             "*" if r["corrections"] else ""] for r in d["standings"]]
+    return {"title": "%s: standings after round %d" % (d["name"], d["after_round"]),
+            "columns": ["rank", "player", "club", "placement points", "raw points",
+                        "corrected"],
+            "rows": rows}

@@ -3,9 +3,10 @@
 The interface (small on purpose, so the event room can fill it):
     standings(archive) -> {"title": str, "columns": [str], "rows": [[cell, ...]]}
 When the event room (mjtable.event, issue 23) offers
-`mjtable.event.standings.for_live(archive)` with that result, it is used (players,
-placement points, tie-breaks); until then, the per-table-seat totals of
-`mjtable export` (exportcmd.standings). None when there is no archive yet.
+`mjtable.event.standings.for_live(archive)` gives that result for the
+archive's newest event (players, placement points, tie-breaks); an archive
+with no event shows the per-table-seat totals of `mjtable export`
+(exportcmd.standings). None when there is no archive yet.
 """
 
 from __future__ import annotations
@@ -16,12 +17,11 @@ import os
 def standings(archive):
     if not archive or (not archive.startswith("postgresql:") and not os.path.exists(archive)):
         return None
-    try:
-        from ..event.standings import for_live  # type: ignore[import-not-found]
-    except ImportError:
-        for_live = None
-    if for_live is not None:
-        return for_live(archive)
+    from ..event.standings import for_live
+
+    ev = for_live(archive)
+    if ev is not None:
+        return ev
     from .. import exportcmd
 
     hs = exportcmd.collect([archive])
