@@ -134,6 +134,7 @@ class Archive:
         one, under the same row id, so each hand is one row; "reused": the
         archive holds another log under this table and log id (a new row)."""
         with self.db:
+            self._lock_hand(table_id, log_id)
             status = "new"
             for row, old in self.db.execute(
                     "SELECT id, data FROM logs WHERE table_id=? AND log_id=? ORDER BY id",
@@ -152,13 +153,17 @@ class Archive:
             else:
                 cur = self.db.execute(
                     "INSERT INTO logs (table_id, log_id, head, size, data, seal,"
-                    " rules_crc, pulled_at) VALUES (?,?,?,?,?,?,?,?)",
+                    " rules_crc, pulled_at) VALUES (?,?,?,?,?,?,?,?) RETURNING id",
                     (table_id, log_id, head.hex(), len(data), data, seal, rules_crc,
                      int(time.time())))
-                row = cur.lastrowid
+                row = cur.fetchone()[0]
             self.db.execute("DELETE FROM partial WHERE table_id=? AND log_id=?",
                             (table_id, log_id))
         return row, status
+
+    def _lock_hand(self, table_id: str, log_id: int) -> None:
+        """Inside add_log's transaction: no other writer adds this hand
+        meanwhile. SQLite has one writer at a time; PgArchive takes a lock."""
 
     def has_log(self, table_id: str, log_id: int, head: bytes | None = None) -> bool:
         if head is None:

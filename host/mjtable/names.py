@@ -77,4 +77,5 @@ REASON_KEYS = (
 # table.alerts codes (the firmware's own NAMES; tests/host/test_names.py checks
 # they are the same): what a seat's display shows, by name.
 ALERT_NAMES = ("none", "void-suit discard", "out of turn", "unknown tag", "tile in two places",
-               "fifth copy", "wrong tile count", "claim refused", "flash full", "reader fault")
+               "fifth copy", "wrong tile count", "claim refused", "flash full", "reader fault",
+               "keys fault", "display fault")

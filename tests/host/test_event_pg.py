@@ -55,7 +55,7 @@ def _puller(url, files, barrier, q):
     barrier.wait()
     new = 0
     for tid, lid, data in files:
-        new += ar.add_log(tid, lid, logfmt.parse(data).head, data, "valid", None)[1]
+        new += ar.add_log(tid, lid, logfmt.parse(data).head, data, "valid", None)[1] == "new"
     ar.close()
     q.put(new)
 

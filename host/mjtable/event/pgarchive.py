@@ -13,6 +13,7 @@ loses it. Schema differences: ids are BIGSERIAL, blobs BYTEA, log ids BIGINT.
 from __future__ import annotations
 
 import re
+import zlib
 
 from .. import BadInput
 from ..archive import Archive
@@ -122,6 +123,12 @@ class PgArchive(Archive):
                         self.db.execute(stmt)
         except psycopg.Error as e:
             raise BadInput("%s: not a usable archive: %s" % (self.path, str(e).strip())) from None
+
+    def _lock_hand(self, table_id: str, log_id: int) -> None:
+        # two laptops pulling the same hand: the second waits for the first's
+        # commit, then finds its row (no unique-key error, no second row)
+        self.db.execute("SELECT pg_advisory_xact_lock(?, ?)",
+                        (zlib.crc32(table_id.encode()) & 0x7FFFFFFF, log_id & 0x7FFFFFFF))
 
     def save_partial(self, table_id: str, log_id: int, total: int, crc: int,
                      data: bytes) -> None:
