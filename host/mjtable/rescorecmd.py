@@ -3,7 +3,9 @@ difference from what the table recorded (each payment, and the points per
 seat of the hand's end record).
 
     mjtable rescore [HAND_ID ...] [--archive PATH] [--rules PRESET|FILE] [--json]
-Exit status 1 if any hand differs or cannot be replayed.
+Exit status 1 if any hand differs or cannot be replayed. A hand whose log
+has no end record (in play when pulled, or cut short) has no result to
+compare: it is named as such, not as a difference.
 """
 
 from __future__ import annotations
@@ -34,11 +36,9 @@ def rescore_one(ar, row: int, rules=None) -> dict:
     engine = list(g.delta) if h.stopped is None else None
     if table is not None and engine is not None and table != engine:
         diffs.append("points: table recorded %s, engine gives %s" % (table, engine))
-    if table is None:
-        diffs.append("no end-of-hand record: the hand did not finish on the table")
     return {"hand": row, "table": h.table_id, "log": h.log_id, "seal": h.seal,
             "rules": h.rs.name, "points_table": table, "points_engine": engine,
-            "ok": not diffs, "differences": diffs}
+            "result": table is not None, "ok": not diffs, "differences": diffs}
 
 
 def rescore(args):
@@ -49,11 +49,18 @@ def rescore(args):
         print(json.dumps(results, indent=1, ensure_ascii=False))
     else:
         for r in results:
-            if r["ok"]:
-                print("hand %d: same as the table %s" % (r["hand"], r["points_engine"]))
+            for d in r["differences"]:
+                print("hand %d: DIFFERS: %s" % (r["hand"], d))
+            if not r["ok"]:
+                continue
+            if r.get("result") is False:
+                print("hand %d: no result: the log ends before the hand did (in play when"
+                      " pulled, or cut short); its actions replay as the table logged them"
+                      % r["hand"])
             else:
-                for d in r["differences"]:
-                    print("hand %d: DIFFERS: %s" % (r["hand"], d))
+                print("hand %d: same as the table %s" % (r["hand"], r["points_engine"]))
         bad = sum(1 for r in results if not r["ok"])
-        print("%d hand(s) rescored, %d differ" % (len(results), bad))
+        open_ = sum(1 for r in results if r["ok"] and r.get("result") is False)
+        print("%d hand(s) rescored, %d differ" % (len(results), bad)
+              + (", %d without a result yet" % open_ if open_ else ""))
     return 1 if any(not r["ok"] for r in results) else 0

@@ -6,7 +6,7 @@ import argparse
 import struct
 
 from gamekit import play
-from mjtable import archive, exportcmd, logfmt, logscmd
+from mjtable import archive, exportcmd, logfmt, logscmd, rescorecmd
 from sichuan import game as G
 from sichuan import handlog, presets
 from sichuan import ruleset as R
@@ -94,6 +94,9 @@ def test_a_hand_pulled_in_play_and_again_whole_counts_once(tmp_path):
     ar.db.commit()
     (h,) = exportcmd.collect([str(tmp_path / "ar.sqlite")])
     assert h["points"] is None and exportcmd.standings([h]) == []  # no result: none counted
+    # rescore names it as a hand without a result, not as a difference (exit 0)
+    r = rescorecmd.rescore_one(ar, ar.logs()[0][0])
+    assert r["ok"] and r["result"] is False and r["points_table"] is None
     assert ",in play" not in exportcmd.to_csv([h]) and not h["checked"]
     st = _take(ar, _Link(), lid, whole)
     assert st["new"] == 1 and len(ar.logs()) == 1  # the whole log took the in-play copy's row
