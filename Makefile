@@ -37,12 +37,12 @@ system-deps:
 
 # The long run of the faulty-reads bot test: 200 hands on the virtual table
 # with 5% missed reads and phantom, duplicated and unknown tags (`make test`
-# plays 16 of them); about half an hour on two cores, one match per core.
+# plays 8 of them, one match); about half an hour on two cores, one match per core.
 # Then the board's long runs on the emulated Pico: the bots' whole match, and
 # the fault tests (chips stopping and coming back, the watchdog, a power cut
 # at every flash write of a hand's log); then the live page against the full
 # controller (mjtable virtual-table --bots).
-test-long: setup board-setup firmware
+test-long: setup board-setup firmware uf2-check
 	MJ_BOT_HANDS=200 MJ_BOT_JOBS=$$(nproc) $(BIN)/pytest -q tests/host/test_table_scenarios.py -k bot_hands
 	MJ_LIVE_VIRTUAL=1 $(BIN)/pytest -q tests/host/test_live.py -k full_controller
 	MJ_BOARD_MATCH=1 $(BIN)/pytest -q tests/board -m board -k match

@@ -5,7 +5,7 @@ bots made ("no wrong action"), and that its final scores equal both the
 virtual table's engine and the engine's replay of the hand logs the
 firmware wrote to its LittleFS volume.
 
-MJ_BOT_HANDS (default 16) sets the number of hands of the faulty-reads bot
+MJ_BOT_HANDS (default 8: one match) sets the number of hands of the faulty-reads bot
 run, 8-hand matches from seed 100 on; the issue's figure is 200 (`make
 test-long`). MJ_BOT_JOBS (default 1) plays that many matches at once.
 """
@@ -177,7 +177,7 @@ def test_bot_hands_with_missed_phantom_and_duplicate_reads():
     # firmware process and its virtual table, and the firmware polls for the
     # table's answers, so two matches on two cores can take longer than one
     # after the other (make test: 2 min 28 s against 1 min 41 s, 2026-11-30)
-    total = int(os.environ.get("MJ_BOT_HANDS", "16"))
+    total = int(os.environ.get("MJ_BOT_HANDS", "8"))
     jobs = int(os.environ.get("MJ_BOT_JOBS", "1"))
     chunks = [(100 + i, min(8, total - 8 * i)) for i in range((total + 7) // 8)]
     results = forked.starmap(_bot_match, chunks, jobs)
