@@ -83,7 +83,7 @@ def power_cycle_with_the_key_button(b):
 def locked_then_maintenance(b):
     """b: a keyed table just booted. Returns the board then running (in maintenance)."""
     d = info(b)  # the link answers
-    assert d["usb"] == "locked" and d["key"] == "1"
+    assert d["usb"] == "locked" and d["key"] == 1
     r = mpremote(b.port, "exec", "print('in')", timeout=120)
     assert r.returncode != 0 and "in" not in r.stdout.split()
     assert "could not enter raw repl" in (r.stderr + r.stdout)
