@@ -56,7 +56,7 @@ test-mp: setup
 	$(MP) tools/mptest.py tests/core tests/drivers
 
 lint: setup
-	$(BIN)/ruff check firmware host tests tools image
+	$(BIN)/ruff check firmware host tests tools image boardemu
 
 typecheck: setup
 	$(BIN)/mypy --config-file tools/mypy-firmware.ini firmware
