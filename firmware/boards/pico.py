@@ -30,7 +30,7 @@ except ImportError:  # CPython tests
         return x
 
 
-from drivers.buttons import Buttons
+from drivers.buttons import Buttons, ticks_diff
 from drivers.ht16k33 import HT16K33
 from drivers.mcp23017 import MCP23017
 from drivers.pn5180 import PN5180, make_frames
@@ -124,7 +124,7 @@ class Board:
         """At most once every _RETRY_MS (now: ms, wrapping at 2**30), try the
         next chip that is down again. Returns its bit if it answered (it is
         re-initialised and up again), else -1."""
-        if not self.down or (now - self._tried) & 0x3FFFFFFF < _RETRY_MS:
+        if not self.down or ticks_diff(now, self._tried) < _RETRY_MS:
             return -1
         self._tried = now
         b = self._next
