@@ -90,7 +90,16 @@ async def scan_task(ctl, clock, wdt, sim, stats):
                 return
         m = gc.mem_alloc() if sim is not None else 0
         t0 = time.ticks_us()
-        ctl.scan_cycle()
+        if sim is not None:
+            ctl.scan_cycle()  # the sim's clock is one frame a cycle
+        else:
+            ctl.scan_begin()
+            seen = ctl.scanner.changes
+            while ctl.scan_next():
+                if ctl.scanner.changes != seen:  # a tile confirmed: into the game now
+                    seen = ctl.scanner.changes
+                    ctl.step(clock())
+                await asyncio.sleep_ms(0)  # keys, displays and the link between two reads
         t1 = time.ticks_us()
         if sim is not None:
             stats.count_alloc(0, m)
@@ -145,10 +154,27 @@ async def guard(ctl, fn, *args):
         await asyncio.sleep_ms(1000)
 
 
+def key_sampler(board, clock):
+    """The keys sampled into their queues (key_task takes the events): the
+    scanner calls it between two reads, each of which blocks for up to
+    ~100 ms, so that a short press is not missed while a cycle runs."""
+    bs = board.buttons
+
+    def sample():
+        board.refresh_inputs()
+        now = clock()
+        for b in bs:
+            b.sample(now)
+
+    return sample
+
+
 async def run(ctl, board, clock, wdt=None, sim=None, stats=None, hl=None):
     if stats is None:
         stats = Stats()
     g = asyncio.create_task
+    if sim is None:
+        ctl.scanner.idle = key_sampler(board, clock)
     scan = g(guard(ctl, scan_task, ctl, clock, wdt, sim, stats))
     keys = g(guard(ctl, key_task, ctl, board, clock, sim))
     disp = g(guard(ctl, display_task, ctl, clock, sim, stats))

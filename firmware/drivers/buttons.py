@@ -117,10 +117,16 @@ class Buttons:
     def poll(self, now_ms):
         """Sample every key once from port.state, queue new events, return the
         oldest (or 0). Call next() until it returns 0 to drain the rest."""
+        self.sample(now_ms)
+        return self.next()
+
+    def sample(self, now_ms):
+        """Sample every key once from port.state and queue new events (for a
+        caller that samples more often than it takes the events)."""
         r = ((self.port.state >> self.first) ^ self._flip) & self._mask
         changed = r ^ self._raw
         if not changed and r == self._stable and not r & ~self._long:
-            return self.next()  # nothing settling, no press to time: the usual case
+            return  # nothing settling, no press to time: the usual case
         self._raw = r
         t = self._t
         n = self.n
@@ -139,4 +145,3 @@ class Buttons:
                 if ticks_diff(now_ms, t[n + i]) >= self.long_ms:
                     self._long |= bit
                     self._put((LONG << 4) | i)
-        return self.next()

@@ -90,6 +90,7 @@ ANT_RACK = const(0)
 ANT_TRAY = const(1)
 
 _INVENTORY_FLAGS_16 = const(0x06)
+_INVENTORY_FLAGS_1 = const(0x26)  # high data rate, inventory, one slot
 _CMD_INVENTORY = const(0x01)
 _RESP_LEN = const(10)  # flags, DSFID, UID[8] (CRC removed by the PN5180)
 _MAX_MASK_BITS = const(60)  # deepest round: 60 bits known + 4 bits of slot
@@ -434,6 +435,11 @@ class PN5180:
         m = self._mask
         for i in range(8):
             m[i] = 0
+        self._field_on()
+        self._busy_scan = True
+        self._start_round(0)
+
+    def _field_on(self):
         if self._switched:
             self._switched = False
             if self.switch_us:
@@ -441,8 +447,40 @@ class PN5180:
         self.rf_on()
         if self.settle_us:
             sleep_us(self.settle_us)
-        self._busy_scan = True
-        self._start_round(0)
+
+    def find(self, uids, off, tries):
+        """Ask up to `tries` times for the one tag whose UID is uids[off:off+8]
+        on the selected antenna: a one-slot inventory masked with the whole
+        UID (ISO15693-3), about 9 ms of air where a rack's inventory takes
+        70. Returns how many asks went unanswered before it answered, or
+        `tries` if it never did. A garbled answer or a collision counts as
+        there (a tag answered). Field on for the call only."""
+        self._field_on()
+        try:
+            for k in range(tries):
+                if self._ask(uids, off):
+                    return k
+            return tries
+        finally:
+            self.rf_off()
+
+    def _ask(self, uids, off):
+        self.load_iso15693()
+        req = self._req
+        req[0] = 0x09
+        req[1] = 0x00
+        req[2] = _INVENTORY_FLAGS_1
+        req[3] = _CMD_INVENTORY
+        req[4] = 64
+        for i in range(8):
+            req[5 + i] = uids[off + i]
+        self._transceive(13)
+        for _ in range(self.irq_polls):
+            irq = self._reg_low(_IRQ_STATUS)
+            if irq & _IRQ_DONE:
+                return irq & _IRQ_RX != 0
+        self.timeouts += 1
+        return False
 
     def step(self):
         """Advance the inventory by at most one slot; True when it is over

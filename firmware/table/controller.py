@@ -42,7 +42,7 @@ from table import alerts
 from table.alerts import Alerts
 from table.display import S_DINGQUE, S_EXCHANGE, S_IDLE, S_OFF, S_PLAY, S_QING, S_WON, TableDisplay
 from table.observe import Observer
-from table.scan import Scanner
+from table.scan import NOWHERE, Scanner
 
 # controller states
 IDLE = const(0)  # waiting for an empty table to start a hand
@@ -125,6 +125,11 @@ class Controller:
         self.log_failed = False
         self._rr = 0
         self._cycle = 0
+        self._plan = bytearray(17)  # the cycle's places (scan_begin): 8 every, 8 often, 1 in turn
+        self._plan_n = 0
+        self._plan_i = 0
+        self._again = 0  # reads of the current place again (scan_next)
+        self._between = NOWHERE  # the place read before the next one again
         self._odd_since = 0
         self._odd_changes = -1
         self._full_at = 0
@@ -158,41 +163,77 @@ class Controller:
         return every | (often & ~every) << 16
 
     def scan_cycle(self):
-        """One scan cycle: the focus places, then (every other cycle) one
-        more place in turn."""
+        """One whole scan cycle (blocking): scan_begin, then scan_next until False."""
+        self.scan_begin()
+        while self.scan_next():
+            pass
+
+    def scan_begin(self):
+        """Plan a scan cycle: the focus places, then (every other cycle) one
+        more place in turn. The board's scan task runs it place by place
+        (scan_next), yielding in between: a cycle can take most of a second,
+        and the keys, the displays and the link must not wait for it."""
         f = self.focus()
         every = f & 0xFFFF
         often = f >> 16
         n = 2 * self.np
+        plan = self._plan
+        k = 0
         for p in range(n):
             if every >> p & 1:
-                self._read(p)
+                plan[k] = p
+                k += 1
         self._cycle += 1
         if self._cycle & 1:
             for p in range(n):
                 if often >> p & 1:
-                    self._read(p)
-            return
-        for _ in range(n):
-            self._rr = (self._rr + 1) % n
-            if not (every | often) >> self._rr & 1:
-                self._read(self._rr)
-                return
+                    plan[k] = p
+                    k += 1
+        else:
+            for _ in range(n):
+                self._rr = (self._rr + 1) % n
+                if not (every | often) >> self._rr & 1:
+                    plan[k] = self._rr
+                    k += 1
+                    break
+        self._plan_n = k
+        self._plan_i = 0
+        self._again = 0
+        self._between = NOWHERE
 
-    def _read(self, p):
-        """Scan place p. A tile missed twice in a row is read again at once,
-        up to `gone` times: a tile that left is confirmed within the cycle,
-        while a false "gone" needs `gone` misses in a row (with 7 % missed
-        reads, 8 in a row: 6e-10). The seat's tray is read in between, so a
-        tile lifted onto it arrives there before it could count as gone."""
+    def scan_next(self):
+        """One read of the planned cycle (one or two inventories); False when
+        the cycle is done. A place is read again at once while a tile there
+        is arriving (seen once: confirmed within the cycle, not a cycle
+        later). A tile missed there is asked for by its UID (Scanner.probe,
+        a few ms an ask), and once it has missed all but the last of `gone`
+        asks, the place is read whole again: a tile that left is confirmed
+        within the cycle, while a false "gone" needs `gone` misses in a row
+        (with 7 % missed reads, 8 in a row: 6e-10). The place a tile comes
+        from is read in between (a leaving rack's tray, an arriving tile's
+        old place): the filter moves a tile only once its old place has
+        missed it."""
+        if self._plan_i >= self._plan_n:
+            return False
         sc = self.scanner
+        p = self._plan[self._plan_i]
+        if self._between != NOWHERE:
+            sc.scan_place(self._between)
         sc.scan_place(p)
-        k = 0
-        while k < sc.gone and sc.leaving(p):
-            if not p & 1:
-                sc.scan_place(p + 1)  # a tile leaving a rack may be going to the tray
-            sc.scan_place(p)
-            k += 1
+        if self._again < sc.gone:
+            q = sc.arriving(p)
+            if q < 0 and sc.leaving(p, 1):
+                sc.probe(p)
+                if sc.leaving(p, sc.gone - 1):
+                    q = p + 1 if not p & 1 else NOWHERE
+            if q >= 0:
+                self._again += 1
+                self._between = q if q != p else NOWHERE
+                return True
+        self._again = 0
+        self._between = NOWHERE
+        self._plan_i += 1
+        return self._plan_i < self._plan_n
 
     # --- the game ------------------------------------------------------------
 
@@ -388,7 +429,7 @@ class Controller:
         if not bs:
             return False
         for b in bs:
-            if b.pressed(B.HU):
+            if b.pressed(B.HU) or b.down(B.HU):  # down: before its debounce is over
                 return True
         return False
 

@@ -61,6 +61,9 @@ class Scanner:
         self.scans = 0
         self.changes = 0  # bumped on every confirmed change (observers poll it)
         self.pending = 0  # tiles on their way to a new place (candidates)
+        # called after each inventory and each tile asked for: the board
+        # samples its keys there, as a read blocks for up to ~100 ms
+        self.idle = None
         self._seen = bytearray(TILES)
 
     # --- reading -------------------------------------------------------
@@ -82,8 +85,34 @@ class Scanner:
             if self.errors[p] < 255:
                 self.errors[p] += 1
             return  # an unreadable place is not evidence that tiles left
+        finally:
+            if self.idle is not None:
+                self.idle()
         self.errors[p] = 0
         self.update(p, r.uids, r.count)
+
+    def probe(self, p):
+        """Ask p's reader by UID for each tile at p missed in its last scan
+        (reader.find): up to gone - 1 misses in all, so a tile that left is
+        that close to gone within a few ms, and a whole read of p (with its
+        tray first) confirms it. A tile that answers is there again."""
+        if self.skip >> (p >> 1) & 1:
+            return
+        r = self.readers[p >> 1]
+        loc = self.loc
+        miss = self.miss
+        n = self.gone - 1
+        try:
+            r.select_antenna(p & 1)
+            for t in range(TILES):
+                if loc[t] == p and 0 < miss[t] < n:
+                    k = r.find(self.enroll.uids, 8 * t, n - miss[t])
+                    miss[t] = 0 if k < n - miss[t] else n
+                    if self.idle is not None:
+                        self.idle()
+        except OSError:
+            if self.errors[p] < 255:
+                self.errors[p] += 1
 
     def update(self, p, uids, count):
         """Feed one scan of place p: `count` UIDs of 8 bytes in `uids`."""
@@ -173,8 +202,11 @@ class Scanner:
         if self.miss[t] < self.gone:
             return
         # gone from its place; if another place holds it firmly, it is there
-        if self.cand[t] != NOWHERE and self.cand_n[t] >= self.arrive:
-            self._settle(t, self.cand[t])
+        if self.cand[t] != NOWHERE:
+            if self.cand_n[t] >= self.arrive:
+                self._settle(t, self.cand[t])
+            else:
+                self.miss[t] = self.gone - 1  # seen once elsewhere: moving, not gone
             return
         self.loc[t] = NOWHERE
         self.miss[t] = 0
@@ -205,6 +237,20 @@ class Scanner:
             if loc[t] == p and miss[t] >= k:
                 return True
         return False
+
+    def arriving(self, p):
+        """A tile (or an unknown tag) seen at p but not yet in `arrive` scans:
+        where one is now (a place if any is, else NOWHERE); -1 if none. Reading that place
+        and then p again at once confirms the move (or not)."""
+        q = NOWHERE if 0 < self.unknown[p] < self.arrive else -1
+        cand = self.cand
+        n = self.cand_n
+        for t in range(TILES):
+            if cand[t] == p and n[t] < self.arrive:
+                if self.loc[t] != NOWHERE:
+                    return self.loc[t]  # a move: its old place is read first
+                q = NOWHERE
+        return q
 
     def count_at(self, p):
         n = 0

@@ -373,3 +373,21 @@ def test_scan_loop_allocates_nothing():
     out = bytearray(8)
     d.uid(0, out)
     assert out[7] == 0xE0 and out[0] == 0x11
+
+
+def test_find_asks_one_tag_by_its_whole_uid():
+    bus, (sim,), (d,) = make()
+    tags = rand_tags(11, 14)
+    sim.set_tags(0, tags)
+    buf = bytearray(b"".join(tags) + tag(0x777))
+    assert d.find(buf, 8 * 5, 3) == 0  # it answers the first ask
+    assert d.find(buf, 8 * 14, 3) == 3  # a UID not on the antenna: never
+    assert sim.field is False  # the field is off again
+    assert d.inventory() == 14  # and a whole inventory still works after it
+
+
+def test_find_counts_the_asks_a_tag_misses():
+    bus, (sim,), (d,) = make(miss_rate=0.5)
+    sim.set_tags(0, [tag(1)])
+    got = [d.find(tag(1), 0, 6) for _ in range(40)]
+    assert 0 in got and any(0 < k < 6 for k in got)  # some asks missed, then it answered

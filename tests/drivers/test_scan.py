@@ -146,3 +146,43 @@ def test_filter_survives_missed_and_phantom_reads():
 def test_bad_parameters():
     rig = Rig(seats=1)
     raises(ValueError, Scanner, rig.readers, rig.enroll, 0, 3)
+
+
+def test_probe_takes_a_leaving_tile_to_one_miss_short_of_gone():
+    rig = Rig(gone=8)
+    rig.put(0, 0, [40, 41])
+    rig.cycle(2)
+    sc = rig.scanner
+    rig.take(0, 0, [40])
+    sc.scan_place(0)
+    assert sc.miss[40] == 1 and sc.miss[41] == 0
+    sc.probe(0)  # asked by UID: 6 more misses, none for the tile still there
+    assert sc.miss[40] == 7 and sc.loc[40] == 0 and sc.miss[41] == 0
+    sc.scan_place(0)
+    assert sc.loc[40] == NOWHERE and sc.loc[41] == 0
+
+
+def test_probe_finds_a_tile_a_read_missed():
+    rig = Rig(gone=8)
+    rig.put(1, 0, [50])
+    rig.cycle(2)
+    sc = rig.scanner
+    sc.miss[50] = 1  # as after a missed read
+    sc.probe(2)
+    assert sc.miss[50] == 0 and sc.loc[50] == 2
+
+
+def test_a_tile_seen_once_elsewhere_is_moving_not_gone():
+    rig = Rig(gone=3)
+    rig.put(2, 0, [60])
+    rig.cycle(2)
+    sc = rig.scanner
+    rig.take(2, 0, [60])
+    rig.put(2, 1, [60])
+    sc.scan_place(4)
+    sc.scan_place(4)
+    sc.scan_place(5)  # the tray has seen it once
+    sc.scan_place(4)  # the rack's third miss: gone, were it not on its way
+    assert sc.loc[60] == 4 and sc.cand[60] == 5
+    sc.scan_place(5)
+    assert sc.loc[60] == 5 and sc.changes

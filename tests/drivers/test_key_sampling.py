@@ -1,0 +1,82 @@
+"""A key press shorter than a scan cycle is not lost: on the board a cycle
+blocks for up to a second, so the scanner samples the keys after each read
+(app.key_sampler into drivers.buttons' queues). Both interpreters."""
+
+import app
+from drivers import buttons as B
+from sichuan import game as G
+from tablekit import TableRig
+
+HANDS = (range(0, 14), range(14, 27), range(27, 40), range(40, 53))
+GIVE = ((0, 1, 2), (14, 15, 16), (27, 28, 29), (40, 41, 42))
+
+
+class Tap:
+    """A scanner idle hook: 30 ms of clock a read; the key goes down at the
+    first read and up at the third, all within one cycle."""
+
+    def __init__(self, rig, seat, key, sample):
+        self.rig, self.seat, self.key, self.sample = rig, seat, key, sample
+        self.n = 0
+
+    def __call__(self):
+        self.n += 1
+        self.rig.now += 30
+        if self.n == 1:
+            self.rig.table.press(self.seat, self.key)
+        elif self.n == 3:
+            self.rig.table.release(self.seat, self.key)
+        if self.sample is not None:
+            self.sample()
+
+
+def at_dingque():
+    r = TableRig()
+    r.frame(2)
+    for s in range(4):
+        r.put(s, 0, HANDS[s])
+        assert r.until(lambda s=s: r.ctl.accepted == s + 1)
+    for s in range(4):
+        r.take(s, 0, GIVE[s])
+        assert r.until(lambda s=s: r.ctl.accepted == 5 + s)
+    for s in range(4):
+        r.put((s + 1) % 4, 0, GIVE[s])
+    assert r.settle() and r.ctl.game.phase == G.PH_DINGQUE
+    return r
+
+
+def tap_within_a_cycle(sampled):
+    r = at_dingque()
+    sample = app.key_sampler(r.board, lambda: r.now) if sampled else None
+    tap = Tap(r, 0, B.TONG, sample)
+    r.ctl.scanner.idle = tap
+    r.ctl.scan_cycle()  # the four racks: four reads, the key down and up in between
+    r.ctl.scanner.idle = None
+    assert tap.n >= 4
+    r.frame(2)  # key_task's polls and the game
+    return r.ctl
+
+
+def test_a_tap_within_one_scan_cycle_is_taken():
+    ctl = tap_within_a_cycle(True)
+    assert ctl.last_action[:3] == (G.DINGQUE, 0, 1)
+
+
+def test_without_sampling_between_reads_the_tap_is_lost():
+    ctl = tap_within_a_cycle(False)
+    assert ctl.last_action[0] != G.DINGQUE
+
+
+def test_sample_queues_and_poll_takes():
+    class Port:
+        state = 0xFFFF
+
+    b = B.Buttons(Port, debounce_ms=20)
+    Port.state = 0xFFFF & ~(1 << B.HU)
+    b.sample(0)
+    b.sample(25)
+    Port.state = 0xFFFF
+    b.sample(50)
+    b.sample(75)
+    assert b.pending() == 1
+    assert b.poll(80) == B.event(B.SHORT, B.HU) and b.poll(90) == 0
