@@ -6,8 +6,10 @@ scores, the table's (its end-of-hand records) and the bots' truth, equal the
 engine's replay of the logs pulled over the board's USB with `mjtable logs
 pull`. Hours of wall time: `make test-long` runs it (MJ_BOARD_MATCH=1)."""
 
+import json
 import os
 import sys
+import time
 
 import pytest
 
@@ -45,11 +47,42 @@ def test_board_match(tmp_path, image):
         assert not vt.mismatch and vt.stuck is None and not w.errors
         assert w.actions == [tuple(a) for a in vt.applied]
         assert w.ends == 8
+        info = json.loads(b.mjtable("info", "--json").stdout)
         arch = str(tmp_path / "archive.sqlite")
+        e0, w0 = b.now_ns(), time.monotonic()
         b.mjtable("logs", "pull", "--archive", arch, "--quiet", "--timeout", "60")
+        record_figures(image, b, info, arch, b.now_ns() - e0, time.monotonic() - w0, w)
         hands = play.pulled_hands(arch)
         assert len(hands) == 8 and all(not h["diffs"] for h in hands)
         replayed = [sum(h["replayed"][s] for h in hands) for s in range(4)]
         table = [sum(p[s] for p in w.points) for s in range(4)]
         truth = [sum(d[s] for d in vt.hand_deltas) for s in range(4)]
         assert replayed == table == truth
+
+
+def record_figures(image, b, info, arch, pull_ns, pull_wall, w):
+    """The match's figures (reported, not asserted: docs/board.md) into
+    build/board-match-IMAGE.json: the heap's live peak through the match
+    with the link open (INFO heap=free,peak,total), `logs pull` throughput
+    over the board's USB, the moves' acceptance latency."""
+    import sqlite3
+
+    h = info["heap"]
+    free, peak, total = (int(x) for x in (h if isinstance(h, list) else str(h).split(",")))
+    con = sqlite3.connect(arch)
+    nbytes = con.execute("SELECT sum(length(data)) FROM logs").fetchone()[0] or 0
+    con.close()
+    gaps = sorted((w.accepted_at[i] - w.accepted_at[i - 1]) / 1e6
+                  for i in range(1, len(w.accepted_at)))
+    fig = {"image": image, "heap_total": total, "live_peak": peak,
+           "free_at_peak": total - peak, "target_free_at_peak": 64 * 1024,
+           "pull_bytes": nbytes, "pull_emu_s": round(pull_ns / 1e9, 2),
+           "pull_wall_s": round(pull_wall, 1),
+           "pull_bytes_per_emu_s": round(nbytes / (pull_ns / 1e9)) if pull_ns else None,
+           "actions": len(w.actions), "match_emu_s": round(b.now_ns() / 1e9, 1),
+           "gap_ms_median": round(gaps[len(gaps) // 2]) if gaps else None}
+    out = os.path.join(ROOT, "build", "board-match-%s.json" % image)
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, "w") as f:
+        json.dump(fig, f, indent=1)
+    print(json.dumps(fig))
