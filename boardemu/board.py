@@ -274,21 +274,27 @@ class EmuBoard:
         with self.link() as link:
             link.put_object(3, 0, enrollment_blob(self.seed))
 
-    def provision_files(self, key=KEY):
+    def provision_files(self, key=KEY, enroll=True):
         """The same two things as provision(), as the files they leave on the
         board's flash (table.store format: `key`, `enroll.bin`), copied with
         mpremote before the deploy's reset: the 108-tile enrolment takes
-        minutes on the emulated board, and the tests need the map, not the walk."""
+        minutes on the emulated board, and the tests need the map, not the walk.
+        A keyed table locks its REPL at its next boot: key=None puts the map
+        alone, enroll=False the key alone, after the REPL's work (docs/image.md)."""
         sys.path.insert(0, os.path.join(ROOT, "firmware"))
         import sichuan  # noqa: F401  (the const shim)
         from table import store
 
         cmd = [_mpremote(), "connect", self.port]
-        for name, data in (("key", key), ("enroll.bin", enrollment_blob(self.seed))):
+        files = (([("key", key)] if key else [])
+                 + ([("enroll.bin", enrollment_blob(self.seed))] if enroll else []))
+        for name, data in files:
             local = os.path.join(self.workdir, "put-" + name)
             store.write(local, data)
             cmd += ["fs", "cp", local, ":" + name, "+"]
         subprocess.run(cmd[:-1], capture_output=True, timeout=300, check=True)
+        if not key:
+            return
         self.key = key
         with open(self.key_file, "w") as f:
             f.write(key.hex() + "\n")

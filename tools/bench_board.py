@@ -180,7 +180,7 @@ def run(image="stock", actions=30, seed=1, save=None):
     save = save or (lambda r: None)
     with b:
         t0 = time.monotonic()
-        b.provision_files()
+        b.provision_files(key=None)  # the key after the probes: a keyed table locks its REPL
         b.deploy()
         res["deploy_wall_s"] = round(time.monotonic() - t0, 1)
         boot = b.chips.boots[-1][0]
@@ -197,6 +197,7 @@ def run(image="stock", actions=30, seed=1, save=None):
             for r in b.table.readers:
                 r.set_tags(0, [])
                 r.set_tags(1, [])
+        b.provision_files(enroll=False)
         b.reset()
         boot = b.chips.boots[-1][0]
         res["play"], _vt, w = play_figures(b, seed, actions, 8)

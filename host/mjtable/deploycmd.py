@@ -2,7 +2,7 @@
 
 1. compile firmware/ with mpy-cross for the RP2040 (armv6m) into
    build/firmware (tools/build_firmware.py), leaving out what only the unix
-   port needs (boards/chipsim/, boards/sim.py, table/ptyport.py);
+   port needs (boards/chipsim/, boards/sim.py, table/ptyport.py, app_sim.py);
 2. if the board's MicroPython has a ROMFS partition big enough (`mpremote
    romfs query`), write the compiled packages there as one image (`mpremote
    romfs deploy`): their code then runs in place from flash, as frozen code
@@ -35,8 +35,9 @@ import time
 from . import BadInput
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# unix-port only: the simulated chips and board, the link's pty stream
-EXCLUDE = ("boards/chipsim/", "boards/sim.py", "boards/sim.mpy", "table/ptyport.mpy")
+# unix-port only: the simulated chips and board, the link's pty stream, the sim's main
+EXCLUDE = ("boards/chipsim/", "boards/sim.py", "boards/sim.mpy", "table/ptyport.mpy",
+           "app_sim.mpy")
 
 
 def add_parsers(sub):

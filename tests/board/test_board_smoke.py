@@ -25,6 +25,18 @@ T = "--timeout"
 SLOW = "60"  # s: the emulated board runs several times slower than a real one
 
 
+def monitor_for(board, seconds):
+    """`mjtable monitor` on the board for `seconds` of wall time: its output."""
+    import subprocess
+
+    try:
+        r = board.mjtable("monitor", "--brief", timeout=seconds, check=False)
+        return r.stdout + r.stderr
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout or b""
+        return out.decode() if isinstance(out, bytes) else out
+
+
 def test_board_boots_deploys_plays_and_answers(tmp_path):
     b = EmuBoard(seed=3, workdir=str(tmp_path / "board"))
     with b:
@@ -47,6 +59,14 @@ def test_board_boots_deploys_plays_and_answers(tmp_path):
         assert sum(r.violations for r in b.chips.readers) == 0  # BUSY handshake kept
         info = b.mjtable("info", T, SLOW).stdout
         assert "key           set" in info and "logs waiting  1" in info
+        # a monitor started mid-hand catches up from the hand's log, then follows
+        mon = monitor_for(b, 45)
+        assert "=== hand in play (log 1): caught up from its log" in mon, mon[-800:]
+        assert mon.count(" deal ") >= FIRST, mon[-800:]  # "East deal 1m2m..": each seat's
+        out = b.mjtable("rules", "push", "chengdu", T, SLOW).stdout
+        assert "from the next match; " in out and " left under xuezhan" in out, out
+        info = b.mjtable("info", T, SLOW).stdout
+        assert "chengdu" in info and "xuezhan" in info, info
         arch = str(tmp_path / "archive.sqlite")
         b.mjtable("logs", "pull", "--all", "--no-ack", "--archive", arch, "--quiet", T, SLOW)
         pulled = play.pulled_hands(arch)

@@ -16,11 +16,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 FW = os.path.join(ROOT, "firmware")
 BOARD_DIR = os.path.join(ROOT, "image", "MJTABLE_PICO")
 # (module, function) bodies the board never runs: the simulator's entry point
-UNIX_ONLY_FUNCS = {("app", "main_sim")}
+UNIX_ONLY_FUNCS = {("app", "_sim")}
 # only the unix port (simulated chips and board, the pty link, the file-backed
 # block device) or the host (the notation) imports these
 UNIX_OR_HOST = {"boards.sim", "boards.chipsim", "table.ptyport", "table.blockdev",
-                "sichuan.tiles"}
+                "sichuan.tiles", "app_sim"}
 GENERATED = {"mjbuild"}  # image/build.py writes it beside the staged firmware
 
 
@@ -128,7 +128,7 @@ def test_the_image_keeps_the_ports_modules_and_its_own_main():
 
 
 def test_closure_reads_the_sim_as_unix_only():
-    """The walk itself: app.main_sim's imports are not the board's, the rest
+    """The walk itself: app._sim's imports (app_sim) are not the board's, the rest
     are (a closure that lost them would pass the first test vacuously)."""
     c = board_closure()
     assert {"table.hostlink", "table.usbport", "boards.pico", "drivers.buttons",
