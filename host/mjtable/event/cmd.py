@@ -193,7 +193,7 @@ def draw(args):
                            % (m.rnd, m.table_no, len(m.counted),
                               "" if m.table_id else ", not started", len(open_)))
         ranked = [r.pid for r in S.table(ev, ms)]
-        tables = seating.next_round(ranked, have, ev.seats)
+        tables = seating.next_round(ranked, have, ev.seats, ev.rounds, ev.seed)
     store.save_seats(ar, ev.eid, args.round, tables)
     rep = seating.repeats(list(tables.values()), _meets(have))
     print("round %d of %s drawn: %d tables; %d repeat meeting(s)%s"
