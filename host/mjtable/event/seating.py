@@ -1,24 +1,24 @@
 """The draw of a round: which players sit at which table and seat.
 
 Round 1: a random draw from the event's seed (random.Random(seed): the same
-file gives the same draw on every laptop). Later rounds, in this order of
-priority:
-  1. seat winds balanced: the rounds fall in blocks of np (1-4, 5-8, ... for
-     four seats) and nobody sits the same wind twice in a block, so after
-     round r everyone has sat each wind floor(r/np) or ceil(r/np) times
-     (always possible: in a block's j-th round each wind is free for the
-     same number of players);
-  2. the fewest repeat meetings over the rest of the event: the draw plans
-     the rounds still to come (without standings) beside this one, so it
-     does not take a draw that leaves the later rounds no clean choice;
-  3. by standing: the leaders together, as a Swiss system does (each
+file gives the same draw on every laptop). Later rounds, in this order:
+  1. seat winds balanced: the rounds fall in blocks of np (1-4, 5-8, ...)
+     and nobody sits a wind twice in a block, so after round r each player
+     has sat each wind floor(r/np) or ceil(r/np) times;
+  2. the fewest repeat meetings in this round;
+  3. the fewest in the rounds still to come: the draw plans them (with no
+     standings yet) beside this one, so that it does not take a draw that
+     leaves the later rounds no clean choice (16 players: a perfect event
+     of 5 rounds has to be planned from round 2 on);
+  4. by standing: the leaders together, as a Swiss system does (each
      player's table as near as the rest allows to the one their rank gives).
-The draw: tables filled from the top of the standings, each taking the
-best-placed players who met none of its players yet and can still take free
-winds; then a tabu search of swaps between players of a round takes out
-the repeats and wind repeats left (seeded, a bounded number of moves: the
-same inputs draw the same everywhere); then swaps that bring players nearer
-their rank's table.
+How: in a small event a depth-first search for a plan that meets nobody
+twice, filling tables from the top of the standings (so the first found is
+the one nearest the standings); else (and in big events) tables filled the
+same way without going back, then a tabu search of trades between players
+of a round and of winds between rounds of a block (seeded, a bounded number
+of moves: the same inputs draw the same everywhere); then trades that bring
+players nearer their rank's table at no other cost.
 Everything here is pure: lists of player ids in, {table_no: [pid per seat]} out.
 """
 
@@ -27,10 +27,9 @@ from __future__ import annotations
 import itertools
 import random
 
-# cost weights, each outweighing all below: a wind sat twice in a block; a
-# repeat meeting in this round; one in the rounds planned after it; a table
-# of distance from the standings
-_WIND, _NOW, _MEET = 1 << 60, 1 << 40, 1 << 20
+# the search's weights: a clash or a repeat meeting in this round, a repeat
+# meeting in the rounds planned after it (the distance from the standings: 1)
+_NOW, _MEET = 1 << 40, 1 << 20
 _TENURE = (2, 4)
 _DEEP = 640  # players x rounds planned: the depth-first search's depth
 _TRIES = 50_000  # candidates the depth-first search may try first
@@ -112,32 +111,30 @@ class _Plan:
     """This round (k = 0) and the h - 1 left, as lists of tables of player
     numbers (0 = the leader), with what the costs need.
 
-    Winds: the rounds fall in blocks of np; a player's type in a block is the
-    seat they take in its first round, and in its j-th round they sit seat
-    (type + j) % np. A table of one player of each type then seats everyone
-    on a wind they have not sat in the block. The costs: tv (players whose
-    type another at their table has, in a block's later rounds), rep
-    (meetings beyond each pair's first, history and plan), dist (round 0:
-    how many tables each player sits from their rank's own)."""
+    Winds: the rounds fall in blocks of np. Each player has an order of the
+    np winds for each block (sig), the winds of the block's rounds drawn
+    before first; they sit wind sig[j] in the block's j-th round. A table
+    whose players' winds differ then seats everyone on a wind they have not
+    sat in the block. The costs: tv (players whose wind another at their
+    table has), rep (meetings beyond each pair's first, history and plan),
+    rep0 (the same, history and round 0 only), dist (round 0: how many
+    tables each player sits from their rank's own)."""
 
     def __init__(self, ranked, history, np, r, h):
         self.n, self.np, self.r, self.h = len(ranked), np, r, h
         num = {p: i for i, p in enumerate(ranked)}
         n = self.n
         self.meet = [[0] * n for _ in range(n)]
-        self.htype: dict = {}  # block -> type per player, when its first round is drawn
-        self.hseat: dict = {}  # block -> seat counts per player, of the drawn rounds
-        for q, tables in history.items():
-            blk = (q - 1) // np
-            if (q - 1) % np == 0:
-                self.htype[blk] = [np + i for i in range(n)]  # absent: no one's type
-            counts = self.hseat.setdefault(blk, [[0] * np for _ in range(n)])
-            for pids in tables.values():
+        self.hseat = [[0] * np for _ in range(n)]  # seats sat in round 0's block
+        blk0 = (r - 1) // np
+        sat = [[] for _ in range(n)]  # winds sat in round 0's block, in order
+        for q in sorted(history):
+            for pids in history[q].values():
                 ids = [(s, num[p]) for s, p in enumerate(pids) if p in num]
                 for i, (s, a) in enumerate(ids):
-                    counts[a][s] += 1
-                    if (q - 1) % np == 0:
-                        self.htype[blk][a] = s
+                    if (q - 1) // np == blk0:
+                        self.hseat[a][s] += 1
+                        sat[a].append(s)
                     for _, b in ids[:i]:
                         self.meet[a][b] += 1
                         self.meet[b][a] += 1
@@ -145,42 +142,39 @@ class _Plan:
         self.now = [row[:] for row in self.meet]  # history and round 0 only
         self.rep0 = self.rep
         self.j = [(r + k - 1) % np for k in range(h)]  # place in the block
+        self.j0 = [self.j[0] if k < np - self.j[0] else 0 for k in range(h)]  # drawn before
+        self.sig = {}  # block -> [winds in order, per player]
+        for k in range(h):
+            blk = (r + k - 1) // np
+            if blk not in self.sig:
+                self.sig[blk] = [_order(sat[p] if blk == blk0 else [], np) for p in range(n)]
         self.rounds: list = [None] * h
         self.pos = [[None] * n for _ in range(h)]
         self.tv = self.dist = 0
 
-    def later(self, k):
-        """The plan's rounds after k in k's block."""
-        return range(k + 1, min(self.h, k + self.np - self.j[k]))
+    def sigs(self, k):
+        return self.sig[(self.r + k - 1) // self.np]
 
-    def first(self, k):
-        """The plan round that starts k's block, or None (drawn before)."""
-        kf = k - self.j[k]
-        return kf if kf >= 0 else None
+    def wind(self, k, p):
+        return self.sig[(self.r + k - 1) // self.np][p][self.j[k]]
 
-    def type(self, k, p):
-        kf = self.first(k)
-        if kf is not None:
-            return self.pos[kf][p][1]
-        ht = self.htype.get((self.r + k - 1) // self.np)
-        return ht[p] if ht else self.np + p
+    def fresh(self, k):
+        """Whether round k starts its block: its seats give the block's orders."""
+        return not self.j[k]
 
     def clash(self, k, t):
-        """Players of table t (round k) whose type another there has."""
-        if not self.j[k]:
-            return 0
+        """Players of table t (round k) whose wind another there has."""
         table = self.rounds[k][t]
-        return len(table) - len({self.type(k, p) for p in table})
+        return len(table) - len({self.wind(k, p) for p in table})
 
     def fill(self, k, order):
         """Round k's tables from the top of order: each takes the first
-        player new to all at the table and of a type it lacks, or else the
+        player new to all at the table and of a wind it lacks, or else the
         one who met them least."""
-        np, meet = self.np, self.meet
-        typed = bool(self.j[k])
-        ty = {p: self.type(k, p) if typed else p for p in order}
-        left, tables = list(order), []
-        self.rounds[k] = tables
+        np, meet, fresh = self.np, self.meet, self.fresh(k)
+        ty = {p: p if fresh else self.wind(k, p) for p in order}
+        left = list(order)
+        self.rounds[k] = []
         while left:
             table = [left.pop(0)]
             while len(table) < np:
@@ -198,6 +192,8 @@ class _Plan:
         np, meet, tables = self.np, self.meet, self.rounds[k]
         t = len(tables)
         tables.append(table)
+        if self.fresh(k):
+            self._orders(k, table)
         for i, a in enumerate(table):
             for b in table[:i]:
                 self.rep += meet[a][b] >= 1
@@ -212,19 +208,27 @@ class _Plan:
                 self.dist += abs(t - a // np)
         self.tv += self.clash(k, t)
 
+    def _orders(self, k, table):
+        """A block's first round: each player's order of winds from the seat
+        they take (then round the table, one on each round)."""
+        sig = self.sigs(k)
+        for s, p in enumerate(table):
+            sig[p] = [(s + j) % self.np for j in range(self.np)]
+
     def exact(self, orders, limit):
         """A plan with no repeat meeting and no clash, by depth-first search:
         tables filled as fill does (each from the first player left in the
         round's order), backtracking on a dead end; the first found, so
         round 0 is the one nearest the standings' order. False (and nothing
         planned) when none turned up within limit tries."""
-        np, meet, n = self.np, self.meet, self.n
+        np, meet = self.np, self.meet
         tries = [0]
 
         def table(k, tab, left, done):
             if len(tab) == np:
+                if self.fresh(k):
+                    self._orders(k, tab)
                 for i, a in enumerate(tab):
-                    self.pos[k][a] = (len(done), i)
                     for b in tab[:i]:
                         meet[a][b] += 1
                         meet[b][a] += 1
@@ -244,27 +248,25 @@ class _Plan:
                         return True
                     return table(k + 1, [], list(orders[k + 1]), [])
                 return table(k, [left[0]], left[1:], done)
-            have = {self.type(k, q) for q in tab} if self.j[k] else ()
+            typed = not self.fresh(k)
+            have = {self.wind(k, q) for q in tab} if typed else ()
             for i, p in enumerate(left):
                 tries[0] += 1
                 if tries[0] > limit:
                     raise _GiveUp
-                if self.j[k] and self.type(k, p) in have or any(meet[p][q] for q in tab):
+                if typed and self.wind(k, p) in have or any(meet[p][q] for q in tab):
                     continue
                 if table(k, tab + [p], left[:i] + left[i + 1:], done):
                     return True
             return False
 
         saved = [row[:] for row in meet]
-        found = []
         try:
-            ok = table(0, [], list(orders[0]), found)
+            ok = table(0, [], list(orders[0]), [])
         except _GiveUp:
             ok = False
         self.meet = saved
         if not ok:
-            self.rounds = [None] * self.h
-            self.pos = [[None] * n for _ in range(self.h)]
             return False
         plan, self.rounds = self.rounds, [[] for _ in range(self.h)]
         for k, tables in enumerate(plan):
@@ -273,132 +275,165 @@ class _Plan:
         return True
 
     def cost(self):
-        return self.tv * _WIND + self.rep0 * _NOW + self.rep * _MEET + self.dist
+        """What the search steers by: a clash weighs as a repeat meeting
+        now, so that it can pass through one on the way to fewer repeats."""
+        return self.tv * _NOW + self.rep0 * _NOW + self.rep * _MEET + self.dist
 
-    def _touched(self, k, a, b):
-        """The (round, table)s whose clashes a and b trading places can change."""
-        pos = self.pos
-        if self.j[k]:
-            return {(k, pos[k][a][0]), (k, pos[k][b][0])}
-        return {(q, pos[q][p][0]) for q in self.later(k) for p in (a, b)}
-
-    def _place(self, k, a, b):
-        (ta, sa), (tb, sb) = self.pos[k][a], self.pos[k][b]
-        tables = self.rounds[k]
-        tables[ta][sa], tables[tb][sb] = b, a
-        self.pos[k][a], self.pos[k][b] = (tb, sb), (ta, sa)
+    def key(self):
+        """What the draw is judged by, in order (the best kept)."""
+        return self.tv, self.rep0, self.rep, self.dist
 
     def parts(self, k, a, b):
         """(clashes, meetings now, meetings, distance) changes of a and b
-        (round k) trading places."""
+        (round k, other tables) trading tables."""
         (ta, _), (tb, _) = self.pos[k][a], self.pos[k][b]
-        dr = dr0 = dd = 0
-        if ta != tb:
-            tables = self.rounds[k]
-            dr = _moved(self.meet, tables[ta], tables[tb], a, b)
-            if k == 0:
-                dr0 = _moved(self.now, tables[ta], tables[tb], a, b)
-                ia, ib = a // self.np, b // self.np
-                dd = abs(tb - ia) - abs(ta - ia) + abs(ta - ib) - abs(tb - ib)
-        if self.j[k] and self.type(k, a) == self.type(k, b):
-            return 0, dr0, dr, dd  # the same type: no clash comes or goes
-        touched = self._touched(k, a, b)
-        dt = -sum(self.clash(q, t) for q, t in touched)
-        self._place(k, a, b)
-        dt += sum(self.clash(q, t) for q, t in touched)
-        self._place(k, a, b)  # back
+        tables = self.rounds[k]
+        dr = _moved(self.meet, tables[ta], tables[tb], a, b)
+        dr0 = dd = 0
+        if k == 0:
+            dr0 = _moved(self.now, tables[ta], tables[tb], a, b)
+            ia, ib = a // self.np, b // self.np
+            dd = abs(tb - ia) - abs(ta - ia) + abs(ta - ib) - abs(tb - ib)
+        wa, wb = self.wind(k, a), self.wind(k, b)
+        dt = 0
+        if wa != wb:
+            A = [self.wind(k, x) for x in tables[ta] if x != a]
+            B = [self.wind(k, y) for y in tables[tb] if y != b]
+            dt = (len(set(A + [wa])) - len(set(A + [wb]))
+                  + len(set(B + [wb])) - len(set(B + [wa])))
         return dt, dr0, dr, dd
 
     def delta(self, k, a, b):
         dt, dr0, dr, dd = self.parts(k, a, b)
-        return dt * _WIND + dr0 * _NOW + dr * _MEET + dd
+        return dt * _NOW + dr0 * _NOW + dr * _MEET + dd
 
     def swap(self, k, a, b):
-        (ta, _), (tb, _) = self.pos[k][a], self.pos[k][b]
+        (ta, sa), (tb, sb) = self.pos[k][a], self.pos[k][b]
         dt, dr0, dr, dd = self.parts(k, a, b)
-        if ta != tb:
-            for meet in (self.meet, self.now) if k == 0 else (self.meet,):
-                _trade(meet, self.rounds[k][ta], self.rounds[k][tb], a, b)
-        self._place(k, a, b)
+        for meet in (self.meet, self.now) if k == 0 else (self.meet,):
+            _trade(meet, self.rounds[k][ta], self.rounds[k][tb], a, b)
+        tables = self.rounds[k]
+        tables[ta][sa], tables[tb][sb] = b, a
+        self.pos[k][a], self.pos[k][b] = (tb, sb), (ta, sa)
         self.tv += dt
         self.rep0 += dr0
         self.rep += dr
         self.dist += dd
 
+    def _turned(self, k, a, j2):
+        """The (round, table)s a's order trading the winds of places j[k]
+        and j2 touches."""
+        k2 = k + j2 - self.j[k]
+        out = [(k, self.pos[k][a][0])]
+        if 0 <= k2 < self.h:
+            out.append((k2, self.pos[k2][a][0]))
+        return out
+
+    def turn_delta(self, k, a, j2):
+        """The clashes a's order trading the winds of j[k] and j2 adds."""
+        touched = self._turned(k, a, j2)
+        d = -sum(self.clash(q, t) for q, t in touched)
+        self.turn(k, a, j2)
+        d += sum(self.clash(q, t) for q, t in touched)
+        self.turn(k, a, j2)
+        return d
+
+    def turn(self, k, a, j2):
+        sig = self.sigs(k)[a]
+        j = self.j[k]
+        sig[j], sig[j2] = sig[j2], sig[j]
+
     def conflicts(self):
-        """(k, p) of the players in a repeat meeting or a type clash (and
-        for a clash, the block's first round too, where types are made)."""
+        """(k, p) of the players in a repeat meeting or a clash."""
         out = []
+        meet = self.meet
         for k, tables in enumerate(self.rounds):
-            meet, kf = self.meet, self.first(k)
-            for t, table in enumerate(tables):
-                clash = self.clash(k, t)
-                types = [self.type(k, p) for p in table] if clash else ()
+            for table in tables:
+                winds = [self.wind(k, p) for p in table]
                 for i, a in enumerate(table):
-                    if any(meet[a][b] >= 2 for b in table if b != a):
+                    if winds.count(winds[i]) > 1 or any(meet[a][b] >= 2 for b in table if b != a):
                         out.append((k, a))
-                    if clash and types.count(types[i]) > 1:
-                        out.append((k, a))
-                        if kf is not None:
-                            out.append((kf, a))
         return out
 
     def search(self, rng):
-        """Tabu search: trade a conflicted player with the best other player
-        of its round, not undoing a recent trade unless that beats the best
-        yet."""
-        best, keep = self.cost(), [[t[:] for t in r] for r in self.rounds]
-        tabu, step, evals = {}, 0, 0
+        """Tabu search: a conflicted player trades tables with the best other
+        player of its round, or winds with another round of its block; not
+        undoing a recent move unless that beats the best yet."""
+        best, keep = self.key(), self._copy()
+        tabu, step, evals, lowest = {}, 0, 0, self.cost()
         while evals < _EVALS:
             conf = self.conflicts()
             if not conf:
                 break
             k, a = rng.choice(conf)
             pos, now = self.pos[k], self.cost()
-            ta, sa = pos[a]
+            ta = pos[a][0]
             moves, low = [], None
-            turns = not self.j[k] and bool(self.later(k))  # seats make types here
-            for b in self._partners(k, a):
-                tb, sb = pos[b]
-                if b == a or (tb == ta and not turns):
+            partners = self._partners(k, a)
+            evals += len(partners) + self.np
+            for b in partners:
+                tb = pos[b][0]
+                if tb == ta:
                     continue
                 d = self.delta(k, a, b)
-                if (tabu.get((k, a, tb, sb * turns), -1) >= step
-                        or tabu.get((k, b, ta, sa * turns), -1) >= step) and now + d >= best:
+                if (tabu.get((k, a, tb), -1) >= step or tabu.get((k, b, ta), -1) >= step) \
+                        and now + d >= lowest:
                     continue
                 if low is None or d < low:
                     moves, low = [b], d
                 elif d == low:
                     moves.append(b)
-            evals += len(self._partners(k, a))
+            for j2 in range(self.j0[k], self.np):
+                if j2 == self.j[k]:
+                    continue
+                d = self.turn_delta(k, a, j2) * _NOW
+                if tabu.get((k, a, -1 - j2), -1) >= step and now + d >= lowest:
+                    continue
+                if low is None or d < low:
+                    moves, low = [-1 - j2], d
+                elif d == low:
+                    moves.append(-1 - j2)
             step += 1
             if not moves:
                 continue
             b = rng.choice(moves)
-            tb, sb = pos[b]
-            self.swap(k, a, b)
             tenure = _TENURE[0] + rng.randrange(1 + self.n // _TENURE[1])
-            tabu[(k, a, ta, sa * turns)] = tabu[(k, b, tb, sb * turns)] = step + tenure
-            if self.cost() < best:
-                best, keep = self.cost(), [[t[:] for t in r] for r in self.rounds]
-        if self.cost() > best:
+            if b < 0:
+                self.tv += self.turn_delta(k, a, -1 - b)
+                self.turn(k, a, -1 - b)
+                tabu[(k, a, b)] = step + tenure
+            else:
+                tb = pos[b][0]
+                self.swap(k, a, b)
+                tabu[(k, a, ta)] = tabu[(k, b, tb)] = step + tenure
+            lowest = min(lowest, self.cost())
+            if self.key() < best:
+                best, keep = self.key(), self._copy()
+        if self.key() > best:
             self._restore(keep)
 
+    def _copy(self):
+        return [[t[:] for t in r] for r in self.rounds], {
+            b: [s[:] for s in sig] for b, sig in self.sig.items()}
+
     def _partners(self, k, a):
-        """Whom a may trade with in round k: in a block's later rounds, while
-        a's table has no clash, only a's own type (the others add a clash)."""
-        if self.j[k] and not self.clash(k, self.pos[k][a][0]):
-            ty = self.type(k, a)
-            return [b for b in range(self.n) if self.type(k, b) == ty]
+        """Whom a may trade tables with in round k: while a's table has no
+        clash, only those of a's wind (the others bring one)."""
+        if not self.clash(k, self.pos[k][a][0]):
+            w = self.wind(k, a)
+            return [b for b in range(self.n) if self.wind(k, b) == w]
         return range(self.n)
 
-    def _restore(self, rounds):
+    def _restore(self, keep):
+        rounds, sig = keep
         for k, tables in enumerate(rounds):
             for t, table in enumerate(tables):
                 for s, p in enumerate(table):
                     q = self.rounds[k][t][s]
                     if q != p:
                         self.swap(k, p, q)
+        self.sig = sig
+        self.tv = sum(self.clash(k, t) for k in range(self.h) for t in range(len(self.rounds[k])))
 
     def nearer(self, passes=3):
         """Round 0: trades that bring a player nearer their rank's table and
@@ -410,7 +445,7 @@ class _Plan:
                 ta, own = self.pos[0][a][0], a // np
                 step = 1 if own > ta else -1
                 for tb in range(own, ta, -step):
-                    b = next((b for b in tables[tb] if self.delta(0, a, b) < 0), None)
+                    b = next((b for b in tables[tb] if self.parts(0, a, b) < (0, 0, 0, 0)), None)
                     if b is not None:
                         self.swap(0, a, b)
                         better = True
@@ -419,21 +454,31 @@ class _Plan:
                 return
 
     def seated(self):
-        """Round 0's tables in seat order: seat (type + j) % np in a block's
-        later rounds; where types clash (an event drawn otherwise before),
-        the seating that repeats the fewest winds."""
-        np, j = self.np, self.j[0]
-        if not j:
-            return [t[:] for t in self.rounds[0]]
-        counts = self.hseat.get((self.r - 1) // np, [[0] * np for _ in range(self.n)])
+        """Round 0's tables in seat order: each on their wind (sig); where
+        winds clash (an event drawn otherwise before), the seating that
+        repeats the fewest winds."""
         out = []
         for t, table in enumerate(self.rounds[0]):
             if not self.clash(0, t):
-                out.append(sorted(table, key=lambda p: (self.type(0, p) + j) % np))
+                out.append(sorted(table, key=lambda p: self.wind(0, p)))
             else:
                 out.append(list(min(itertools.permutations(table), key=lambda o: sum(
-                    counts[p][s] for s, p in enumerate(o)))))
+                    self.hseat[p][s] for s, p in enumerate(o)))))
         return out
+
+
+def _order(sat: list, np: int) -> list:
+    """A block's order of winds for a player who sat sat in its rounds drawn:
+    those, then the rest one on each round from the first (a wind sat twice
+    in an event drawn otherwise: the rest as they come)."""
+    out = list(sat)
+    start = sat[0] if sat else 0
+    for j in range(len(sat), np):
+        w = (start + j) % np
+        if w in out:
+            w = next((v for v in range(np) if v not in out), w)
+        out.append(w)
+    return out
 
 
 def _moved(meet, A, B, a, b) -> int:
