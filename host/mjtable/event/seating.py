@@ -31,7 +31,7 @@ import random
 # meeting in the rounds planned after it (the distance from the standings: 1)
 _NOW, _MEET = 1 << 40, 1 << 20
 _TENURE = (2, 4)
-_DEEP = 640  # players x rounds planned: the depth-first search's depth
+_DEEP = 160  # players x rounds planned: the depth-first search's depth (small events)
 _TRIES = 50_000  # candidates the depth-first search may try first
 _EVALS = 100_000  # move evaluations the search may spend on one draw (~1 s)
 
@@ -71,6 +71,19 @@ def extra_meetings(history: dict) -> int:
     return sum(m - 1 for m in met_pairs(history).values())
 
 
+def wind_repeats(history: dict, np: int) -> int:
+    """Winds sat more than once by a player in a block of np rounds (1-np,
+    np+1-2np, ...): 0 is each player's counts within floor(r/np)..ceil(r/np)
+    after every round r."""
+    out: dict = {}
+    for q, tables in history.items():
+        for pids in tables.values():
+            for s, p in enumerate(pids):
+                key = (p, (q - 1) // np, s)
+                out[key] = out.get(key, 0) + 1
+    return sum(c - 1 for c in out.values())
+
+
 def fewest_possible(players: int, np: int, rounds: int) -> int:
     """A floor under extra_meetings after that many rounds: meetings beyond
     the number of pairs there are."""
@@ -99,7 +112,8 @@ def next_round(ranked: list, history: dict, np: int, rounds: int = 0, seed: int 
             plan.fill(k, order)
         plan.search(rng)
     plan.nearer()
-    tables = sorted(plan.seated(), key=sorted)  # table 1 holds the leader
+    # table 1 holds the leader, the rest by their players' mean rank
+    tables = sorted(plan.seated(), key=lambda t: (0 not in t, sum(t)))
     return {t + 1: [ranked[p] for p in table] for t, table in enumerate(tables)}
 
 
@@ -171,28 +185,29 @@ class _Plan:
         """Round k's tables from the top of order: each takes the first
         player new to all at the table and of a wind it lacks, or else the
         one who met them least."""
-        np, meet, fresh = self.np, self.meet, self.fresh(k)
-        ty = {p: p if fresh else self.wind(k, p) for p in order}
+        np, meet = self.np, self.meet
+        free = {p: self.free(k, p) for p in order}
         left = list(order)
         self.rounds[k] = []
         while left:
             table = [left.pop(0)]
             while len(table) < np:
-                have = {ty[q] for q in table}
-                pick = next((i for i, p in enumerate(left) if ty[p] not in have
-                             and not any(meet[p][q] for q in table)), None)
+                pick = next((i for i, p in enumerate(left) if not any(meet[p][q] for q in table)
+                             and _sdr(tuple(free[q] for q in table + [p]), np)), None)
                 if pick is None:
                     pick = min(range(len(left)), key=lambda i: (
-                        ty[left[i]] in have, sum(meet[left[i]][q] for q in table), i))
+                        not _sdr(tuple(free[q] for q in table + [left[i]]), np),
+                        sum(meet[left[i]][q] for q in table), i))
                 table.append(left.pop(pick))
             self._put(k, table)
 
-    def _put(self, k, table):
-        """Seat table as round k's next table and count what it costs."""
+    def _put(self, k, table, choose=True):
+        """Seat table as round k's next table and count what it costs
+        (choose: each player's wind, else as ordered)."""
         np, meet, tables = self.np, self.meet, self.rounds[k]
         t = len(tables)
         tables.append(table)
-        if self.fresh(k):
+        if choose or self.fresh(k):
             self._orders(k, table)
         for i, a in enumerate(table):
             for b in table[:i]:
@@ -208,12 +223,27 @@ class _Plan:
                 self.dist += abs(t - a // np)
         self.tv += self.clash(k, t)
 
+    def free(self, k, p):
+        """The winds p has not sat in round k's block before it (a bit a wind)."""
+        sig = self.sigs(k)[p]
+        return ((1 << self.np) - 1) ^ sum(1 << w for w in set(sig[:self.j[k]]))
+
     def _orders(self, k, table):
-        """A block's first round: each player's order of winds from the seat
-        they take (then round the table, one on each round)."""
-        sig = self.sigs(k)
-        for s, p in enumerate(table):
-            sig[p] = [(s + j) % self.np for j in range(self.np)]
+        """A table just filled: in a block's first round each player's order
+        of winds from the seat they take (then round the table, one on each
+        round); later, each a wind they have not sat in the block (the rest
+        after it), one at a time, where the table allows."""
+        np, j, sig = self.np, self.j[k], self.sigs(k)
+        if not j:
+            for s, p in enumerate(table):
+                sig[p] = [(s + i) % np for i in range(np)]
+            return
+        winds = _sdr(tuple(self.free(k, p) for p in table), np)
+        if winds is None:
+            return  # no way: the orders stay (the clash is counted)
+        for p, w in zip(table, winds, strict=True):
+            rest = [v for v in sig[p][j:] if v != w]
+            sig[p][j:] = [w] + rest
 
     def exact(self, orders, limit):
         """A plan with no repeat meeting and no clash, by depth-first search:
@@ -248,6 +278,8 @@ class _Plan:
                         return True
                     return table(k + 1, [], list(orders[k + 1]), [])
                 return table(k, [left[0]], left[1:], done)
+            # the winds as ordered (one on each round: the 16-player plane
+            # fits that), not each table's choice: fewer dead ends to undo
             typed = not self.fresh(k)
             have = {self.wind(k, q) for q in tab} if typed else ()
             for i, p in enumerate(left):
@@ -271,7 +303,7 @@ class _Plan:
         plan, self.rounds = self.rounds, [[] for _ in range(self.h)]
         for k, tables in enumerate(plan):
             for tab in tables:
-                self._put(k, tab)
+                self._put(k, tab, False)
         return True
 
     def cost(self):
@@ -346,8 +378,10 @@ class _Plan:
     def conflicts(self):
         """(k, p) of the players in a repeat meeting or a clash."""
         out = []
-        meet = self.meet
         for k, tables in enumerate(self.rounds):
+            # round 0 is moved for its own repeats (with the rounds drawn),
+            # not for the plan's: the plan gives way to it
+            meet = self.now if k == 0 else self.meet
             for table in tables:
                 winds = [self.wind(k, p) for p in table]
                 for i, a in enumerate(table):
@@ -435,9 +469,9 @@ class _Plan:
         self.sig = sig
         self.tv = sum(self.clash(k, t) for k in range(self.h) for t in range(len(self.rounds[k])))
 
-    def nearer(self, passes=3):
+    def nearer(self, passes=2):
         """Round 0: trades that bring a player nearer their rank's table and
-        cost nothing else."""
+        cost nothing else (the two taking other winds for it if need be)."""
         np, tables = self.np, self.rounds[0]
         for _ in range(passes):
             better = False
@@ -445,13 +479,33 @@ class _Plan:
                 ta, own = self.pos[0][a][0], a // np
                 step = 1 if own > ta else -1
                 for tb in range(own, ta, -step):
-                    b = next((b for b in tables[tb] if self.parts(0, a, b) < (0, 0, 0, 0)), None)
-                    if b is not None:
-                        self.swap(0, a, b)
+                    if any(self._trade_nearer(a, b) for b in tables[tb][:]):
                         better = True
                         break
             if not better:
                 return
+
+    def _trade_nearer(self, a, b) -> bool:
+        """a and b (round 0) trade tables if that, with a new wind order for
+        either or both, lowers the key; else nothing changes."""
+        if self.parts(0, a, b)[1:] >= (0, 0, 0):
+            return False  # no nearer, or a repeat more
+        before = self.key()
+        self.swap(0, a, b)
+        turns = [None] + [j2 for j2 in range(self.j0[0], self.np) if j2 != self.j[0]]
+        for ja in turns:
+            for jb in turns:
+                done = [(p, j2) for p, j2 in ((a, ja), (b, jb)) if j2 is not None]
+                for p, j2 in done:
+                    self.tv += self.turn_delta(0, p, j2)
+                    self.turn(0, p, j2)
+                if self.key() < before:
+                    return True
+                for p, j2 in reversed(done):
+                    self.tv += self.turn_delta(0, p, j2)
+                    self.turn(0, p, j2)
+        self.swap(0, a, b)
+        return False
 
     def seated(self):
         """Round 0's tables in seat order: each on their wind (sig); where
@@ -465,6 +519,20 @@ class _Plan:
                 out.append(list(min(itertools.permutations(table), key=lambda o: sum(
                     self.hseat[p][s] for s, p in enumerate(o)))))
         return out
+
+
+_SDR: dict = {}
+
+
+def _sdr(masks: tuple, np: int):
+    """A different wind for each of a table's players from their free winds
+    (masks, a bit a wind), as a tuple, or None. Cached: the keys are few."""
+    got = _SDR.get((masks, np), 0)
+    if got == 0:
+        got = next((ws for ws in itertools.permutations(range(np), len(masks))
+                    if all(m >> w & 1 for m, w in zip(masks, ws, strict=True))), None)
+        _SDR[(masks, np)] = got
+    return got
 
 
 def _order(sat: list, np: int) -> list:
