@@ -165,6 +165,7 @@ class _Plan:
         self.rounds: list = [None] * h
         self.pos = [[None] * n for _ in range(h)]
         self.tv = self.dist = 0
+        self.floor = fewest_possible(n, np, r - 1 + h)  # no plan has fewer repeats
 
     def sigs(self, k):
         return self.sig[(self.r + k - 1) // self.np]
@@ -395,7 +396,7 @@ class _Plan:
         undoing a recent move unless that beats the best yet."""
         best, keep = self.key(), self._copy()
         tabu, step, evals, lowest = {}, 0, 0, self.cost()
-        while evals < _EVALS:
+        while evals < _EVALS and (self.tv or self.rep > self.floor):
             conf = self.conflicts()
             if not conf:
                 break
