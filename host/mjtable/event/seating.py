@@ -164,7 +164,7 @@ class _Plan:
                 self.sig[blk] = [_order(sat[p] if blk == blk0 else [], np) for p in range(n)]
         self.rounds: list = [None] * h
         self.pos = [[None] * n for _ in range(h)]
-        self.tv = self.dist = 0
+        self.tv = self.tv0 = self.dist = 0  # tv0: round 0's clashes
         self.floor = fewest_possible(n, np, r - 1 + h)  # no plan has fewer repeats
 
     def sigs(self, k):
@@ -222,7 +222,9 @@ class _Plan:
             self.pos[k][a] = (t, i)
             if k == 0:
                 self.dist += abs(t - a // np)
-        self.tv += self.clash(k, t)
+        c = self.clash(k, t)
+        self.tv += c
+        self.tv0 += c if k == 0 else 0
 
     def free(self, k, p):
         """The winds p has not sat in round k's block before it (a bit a wind)."""
@@ -308,13 +310,15 @@ class _Plan:
         return True
 
     def cost(self):
-        """What the search steers by: a clash weighs as a repeat meeting
-        now, so that it can pass through one on the way to fewer repeats."""
-        return self.tv * _NOW + self.rep0 * _NOW + self.rep * _MEET + self.dist
+        """What the search steers by: a clash weighs as a repeat meeting in
+        its round (round 0 or the plan), so that it can pass through one on
+        the way to fewer repeats."""
+        return ((self.tv0 + self.rep0) * _NOW + (self.rep + self.tv - self.tv0) * _MEET
+                + self.dist)
 
     def key(self):
         """What the draw is judged by, in order (the best kept)."""
-        return self.tv, self.rep0, self.rep, self.dist
+        return self.tv0, self.rep0, self.rep + self.tv - self.tv0, self.dist
 
     def parts(self, k, a, b):
         """(clashes, meetings now, meetings, distance) changes of a and b
@@ -338,7 +342,7 @@ class _Plan:
 
     def delta(self, k, a, b):
         dt, dr0, dr, dd = self.parts(k, a, b)
-        return dt * _NOW + dr0 * _NOW + dr * _MEET + dd
+        return dt * (_MEET if k else _NOW) + dr0 * _NOW + dr * _MEET + dd
 
     def swap(self, k, a, b):
         (ta, sa), (tb, sb) = self.pos[k][a], self.pos[k][b]
@@ -349,6 +353,7 @@ class _Plan:
         tables[ta][sa], tables[tb][sb] = b, a
         self.pos[k][a], self.pos[k][b] = (tb, sb), (ta, sa)
         self.tv += dt
+        self.tv0 += 0 if k else dt
         self.rep0 += dr0
         self.rep += dr
         self.dist += dd
@@ -363,13 +368,20 @@ class _Plan:
         return out
 
     def turn_delta(self, k, a, j2):
-        """The clashes a's order trading the winds of j[k] and j2 adds."""
+        """The clashes a's order trading the winds of j[k] and j2 adds: in
+        all, and in round 0."""
         touched = self._turned(k, a, j2)
-        d = -sum(self.clash(q, t) for q, t in touched)
+        d = [-self.clash(q, t) for q, t in touched]
         self.turn(k, a, j2)
-        d += sum(self.clash(q, t) for q, t in touched)
+        d = [x + self.clash(q, t) for x, (q, t) in zip(d, touched, strict=True)]
         self.turn(k, a, j2)
-        return d
+        return sum(d), sum(x for x, (q, _) in zip(d, touched, strict=True) if q == 0)
+
+    def _turn_apply(self, k, a, j2):
+        d, d0 = self.turn_delta(k, a, j2)
+        self.tv += d
+        self.tv0 += d0
+        self.turn(k, a, j2)
 
     def turn(self, k, a, j2):
         sig = self.sigs(k)[a]
@@ -421,7 +433,8 @@ class _Plan:
             for j2 in range(self.j0[k], self.np):
                 if j2 == self.j[k]:
                     continue
-                d = self.turn_delta(k, a, j2) * _NOW
+                dt, dt0 = self.turn_delta(k, a, j2)
+                d = dt0 * _NOW + (dt - dt0) * _MEET
                 if tabu.get((k, a, -1 - j2), -1) >= step and now + d >= lowest:
                     continue
                 if low is None or d < low:
@@ -434,8 +447,7 @@ class _Plan:
             b = rng.choice(moves)
             tenure = _TENURE[0] + rng.randrange(1 + self.n // _TENURE[1])
             if b < 0:
-                self.tv += self.turn_delta(k, a, -1 - b)
-                self.turn(k, a, -1 - b)
+                self._turn_apply(k, a, -1 - b)
                 tabu[(k, a, b)] = step + tenure
             else:
                 tb = pos[b][0]
@@ -465,10 +477,17 @@ class _Plan:
             for t, table in enumerate(tables):
                 for s, p in enumerate(table):
                     q = self.rounds[k][t][s]
-                    if q != p:
+                    if q == p:
+                        continue
+                    (tp, sp), (tq, sq) = self.pos[k][p], self.pos[k][q]
+                    if tp == tq:  # one table: only the places change
+                        self.rounds[k][tp][sp], self.rounds[k][tq][sq] = q, p
+                        self.pos[k][p], self.pos[k][q] = (tq, sq), (tp, sp)
+                    else:
                         self.swap(k, p, q)
         self.sig = sig
         self.tv = sum(self.clash(k, t) for k in range(self.h) for t in range(len(self.rounds[k])))
+        self.tv0 = sum(self.clash(0, t) for t in range(len(self.rounds[0])))
 
     def nearer(self, passes=2):
         """Round 0: trades that bring a player nearer their rank's table and
@@ -498,13 +517,11 @@ class _Plan:
             for jb in turns:
                 done = [(p, j2) for p, j2 in ((a, ja), (b, jb)) if j2 is not None]
                 for p, j2 in done:
-                    self.tv += self.turn_delta(0, p, j2)
-                    self.turn(0, p, j2)
+                    self._turn_apply(0, p, j2)
                 if self.key() < before:
                     return True
                 for p, j2 in reversed(done):
-                    self.tv += self.turn_delta(0, p, j2)
-                    self.turn(0, p, j2)
+                    self._turn_apply(0, p, j2)
         self.swap(0, a, b)
         return False
 
