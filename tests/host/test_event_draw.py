@@ -107,8 +107,8 @@ def test_the_draw_says_how_many_repeats_stayed(env, tmp_path, capsys):
     # 8 players over 3 rounds: repeats cannot be avoided (no results: --force)
     assert call(capsys, "event", "create", _file(tmp_path, 8))[0] == 0
     code, out, err = call(capsys, "event", "draw", "--round", "1")
-    assert code == 0 and "0 repeat meeting(s), 0 in the 1 rounds drawn; winds balanced" in out
+    assert code == 0 and "0 repeat meeting(s), 0 in round 1; winds balanced" in out
     call(capsys, "event", "draw", "--round", "2", "--force")
     code, out, err = call(capsys, "event", "draw", "--round", "3", "--force")
     assert code == 0, err
-    assert "8 in the 3 rounds drawn (the fewest there can be); winds balanced" in out
+    assert "8 in rounds 1-3 (the fewest there can be); winds balanced" in out

@@ -208,8 +208,9 @@ def _draw_note(ev, history, rep) -> str:
     total = seating.extra_meetings(history)
     floor = seating.fewest_possible(len(ev.players), ev.seats, len(history))
     winds = seating.wind_repeats(history, ev.seats)
-    return "%d repeat meeting(s), %d in the %d rounds drawn%s; %s" % (
-        rep, total, len(history),
+    span = "round 1" if len(history) == 1 else "rounds 1-%d" % len(history)
+    return "%d repeat meeting(s), %d in %s%s; %s" % (
+        rep, total, span,
         " (the fewest there can be)" if total and total == floor else "",
         "winds balanced" if not winds else "%d wind(s) sat twice in a block" % winds)
 
