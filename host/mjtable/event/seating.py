@@ -570,26 +570,24 @@ def _order(sat: list, np: int) -> list:
 def _moved(meet, A, B, a, b) -> int:
     """The change in meetings beyond the first of a (at table A) and b (at
     B) trading tables."""
-    ma, mb, d = meet[a], meet[b], 0
-    for x in A:
-        if x != a:
-            d += (mb[x] >= 1) - (ma[x] >= 2)
-    for y in B:
-        if y != b:
-            d += (ma[y] >= 1) - (mb[y] >= 2)
-    return d
+    return _taking(meet, A, a, b) + _taking(meet, B, b, a)
+
+
+def _taking(meet, table, out, into) -> int:
+    """The change in meetings beyond the first of into taking out's place at table."""
+    mo, mi = meet[out], meet[into]
+    return sum((mi[x] >= 1) - (mo[x] >= 2) for x in table if x != out)
 
 
 def _trade(meet, A, B, a, b) -> None:
-    for x in A:
-        if x != a:
-            meet[a][x] -= 1
-            meet[x][a] -= 1
-            meet[b][x] += 1
-            meet[x][b] += 1
-    for y in B:
-        if y != b:
-            meet[b][y] -= 1
-            meet[y][b] -= 1
-            meet[a][y] += 1
-            meet[y][a] += 1
+    _take(meet, A, a, b)
+    _take(meet, B, b, a)
+
+
+def _take(meet, table, out, into) -> None:
+    for x in table:
+        if x != out:
+            meet[out][x] -= 1
+            meet[x][out] -= 1
+            meet[into][x] += 1
+            meet[x][into] += 1
