@@ -34,6 +34,8 @@ _TENURE = (2, 4)
 _DEEP = 160  # players x rounds planned: the depth-first search's depth (small events)
 _TRIES = 50_000  # candidates the depth-first search may try first
 _EVALS = 100_000  # move evaluations the search may spend on one draw (~1 s)
+_EVALS_EACH = 1_500  # ... at most this many per player and round planned
+_STALE = 3_000  # moves without a better draw after which the search stops
 
 
 def first_round(pids: list, np: int, seed: int) -> dict:
@@ -407,8 +409,9 @@ class _Plan:
         player of its round, or winds with another round of its block; not
         undoing a recent move unless that beats the best yet."""
         best, keep = self.key(), self._copy()
-        tabu, step, evals, lowest = {}, 0, 0, self.cost()
-        while evals < _EVALS and (self.tv or self.rep > self.floor):
+        tabu, step, evals, lowest, found = {}, 0, 0, self.cost(), 0
+        budget = min(_EVALS, _EVALS_EACH * self.n * self.h)  # a small event has few to try
+        while evals < budget and step - found < _STALE and (self.tv or self.rep > self.floor):
             conf = self.conflicts()
             if not conf:
                 break
@@ -455,7 +458,7 @@ class _Plan:
                 tabu[(k, a, ta)] = tabu[(k, b, tb)] = step + tenure
             lowest = min(lowest, self.cost())
             if self.key() < best:
-                best, keep = self.key(), self._copy()
+                best, keep, found = self.key(), self._copy(), step
         if self.key() > best:
             self._restore(keep)
 
