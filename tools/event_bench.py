@@ -54,7 +54,7 @@ def _play_event(ar, path, logs, tables, rounds, hands):
             tabs = seating.first_round(pids, 4, ev.seed)
         else:
             ranked = [x.pid for x in S.table(ev, S.build(ar, ev, r - 1))]
-            tabs = seating.next_round(ranked, store.all_seats(ar, ev.eid), 4)
+            tabs = seating.next_round(ranked, store.all_seats(ar, ev.eid), 4, ev.rounds, ev.seed)
         store.save_seats(ar, ev.eid, r, tabs)
         t_draw += time.perf_counter() - t1
         for t in range(1, tables + 1):

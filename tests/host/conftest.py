@@ -11,3 +11,12 @@ def env(tmp_path, monkeypatch, request):
     monkeypatch.delenv("MJTABLE_KEY", raising=False)
     (tmp_path / "key").write_text(request.module.KEY.hex())
     return tmp_path
+
+
+@pytest.fixture(scope="session")
+def generated(tmp_path_factory):
+    """(event file, logs folder) of test_event_standings' generated event,
+    made once for every event test module (the sheets', PostgreSQL's)."""
+    import test_event_standings
+
+    return test_event_standings.generate(str(tmp_path_factory.mktemp("gen")))

@@ -11,7 +11,7 @@ import sys
 import pytest
 from mjcall import call
 from mjtable import archive, logfmt
-from test_event_standings import KEY, generated, start_round  # noqa: F401
+from test_event_standings import KEY, start_round  # noqa: F401
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -60,7 +60,7 @@ def _puller(url, files, barrier, q):
     q.put(new)
 
 
-def test_two_laptops_pulling_at_once_lose_and_duplicate_no_hand(url, generated):  # noqa: F811
+def test_two_laptops_pulling_at_once_lose_and_duplicate_no_hand(url, generated):
     files = _files(generated[1])
     archive.Archive(url).close()  # the tables exist before the race (else: the advisory lock)
     ctx = multiprocessing.get_context("fork")
@@ -102,7 +102,7 @@ def _standings(capsys, where):
 
 
 def test_the_standings_on_postgresql_are_the_standings_on_sqlite(url, env, capsys,
-                                                                 generated):  # noqa: F811
+                                                                 generated):
     path, logs = generated
     lite = str(env / "laptop.sqlite")
     _event(capsys, lite, path, logs)
@@ -122,7 +122,7 @@ def test_the_standings_on_postgresql_are_the_standings_on_sqlite(url, env, capsy
 
 
 def test_an_offline_laptop_syncs_its_archive_into_the_event_database(url, env, capsys,
-                                                                     generated):  # noqa: F811
+                                                                     generated):
     path, logs = generated
     lite = str(env / "offline.sqlite")
     _event(capsys, lite, path, logs)

@@ -14,7 +14,7 @@ import zlib
 
 import pytest
 from mjtable import cli
-from test_event_standings import HANDS, KEY, ROUNDS, TABLES, generated, start_round  # noqa: F401
+from test_event_standings import HANDS, KEY, ROUNDS, TABLES, start_round  # noqa: F401
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -50,7 +50,7 @@ def _run(*argv):
 
 
 @pytest.fixture(scope="module")
-def sheets(tmp_path_factory, generated):  # noqa: F811
+def sheets(tmp_path_factory, generated):
     """Every sheet of round 1 of the generated event, made once for the module."""
     path, logs = generated
     env = tmp_path_factory.mktemp("sheets")

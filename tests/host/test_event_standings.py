@@ -21,10 +21,9 @@ KEY = event_gen.KEY
 TABLES, ROUNDS, HANDS = 2, 2, 8
 
 
-@pytest.fixture(scope="module")
-def generated(tmp_path_factory):
-    out = tmp_path_factory.mktemp("gen")
-    return event_gen.generate(str(out), TABLES, ROUNDS, HANDS), str(out / "logs")
+def generate(out):
+    """The event the event tests share (conftest's `generated`, once a session)."""
+    return event_gen.generate(out, TABLES, ROUNDS, HANDS), os.path.join(out, "logs")
 
 
 def start_round(arch, eid, rnd):

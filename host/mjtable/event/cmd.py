@@ -193,13 +193,26 @@ def draw(args):
                            % (m.rnd, m.table_no, len(m.counted),
                               "" if m.table_id else ", not started", len(open_)))
         ranked = [r.pid for r in S.table(ev, ms)]
-        tables = seating.next_round(ranked, have, ev.seats)
+        tables = seating.next_round(ranked, have, ev.seats, ev.rounds, ev.seed)
     store.save_seats(ar, ev.eid, args.round, tables)
     rep = seating.repeats(list(tables.values()), _meets(have))
-    print("round %d of %s drawn: %d tables; %d repeat meeting(s)%s"
-          % (args.round, ev.eid, len(tables), rep,
-             "" if args.round == 1 else " (the fewest the standings allowed)" if rep else ""))
+    have[args.round] = tables
+    print("round %d of %s drawn: %d tables; %s" % (args.round, ev.eid, len(tables),
+                                                 _draw_note(ev, have, rep)))
     return 0
+
+
+def _draw_note(ev, history, rep) -> str:
+    """The repeat meetings of the round just drawn and of the rounds drawn so
+    far (and whether no draw could have fewer), and the winds."""
+    total = seating.extra_meetings(history)
+    floor = seating.fewest_possible(len(ev.players), ev.seats, len(history))
+    winds = seating.wind_repeats(history, ev.seats)
+    span = "round 1" if len(history) == 1 else "rounds 1-%d" % len(history)
+    return "%d repeat meeting(s), %d in %s%s; %s" % (
+        rep, total, span,
+        " (the fewest there can be)" if total and total == floor else "",
+        "winds balanced" if not winds else "%d wind(s) sat twice in a block" % winds)
 
 
 def _meets(history):

@@ -1,0 +1,114 @@
+"""The draw of an event's rounds (mjtable.event.seating): repeats, winds, standings."""
+
+import functools
+import random
+
+import pytest
+from mjcall import call
+from mjtable.event import seating
+from test_event_setup import KEY, _file  # noqa: F401 (KEY: the env fixture's key)
+
+
+@functools.lru_cache(maxsize=None)
+def _drawn(n, rounds, seed=1):
+    """An event of n players drawn round by round, a result entered between
+    rounds: each table's places at random (4-2-1-0), the standings by points
+    then raw points. (pids, {round: draw}, {round: standings it was drawn by})."""
+    pids = ["P%03d" % i for i in range(n)]
+    hist, ranks = {1: seating.first_round(pids, 4, seed)}, {}
+    rng = random.Random(seed)
+    points = {p: [0, 0] for p in pids}
+    for r in range(2, rounds + 1):
+        for table in hist[r - 1].values():
+            order = rng.sample(table, len(table))
+            for place, p in zip((4, 2, 1, 0), order, strict=True):
+                points[p][0] += place
+                points[p][1] += rng.randrange(-50, 50)
+        ranks[r] = sorted(pids, key=lambda p: (-points[p][0], -points[p][1], p))
+        hist[r] = seating.next_round(ranks[r], hist, 4, rounds, seed)
+        assert sorted(p for t in hist[r].values() for p in t) == pids
+    return pids, hist, ranks
+
+
+def _event(n, rounds, seed=1):
+    pids, hist, _ = _drawn(n, rounds, seed)
+    return pids, hist
+
+
+def _winds_balanced(hist):
+    """After every round r each player sat each wind floor(r/4)..ceil(r/4) times."""
+    for r in hist:
+        counts = seating.seat_counts({q: hist[q] for q in hist if q <= r}, 4)
+        lo, hi = r // 4, -(-r // 4)
+        bad = [p for p, c in counts.items() if min(c) < lo or max(c) > hi]
+        assert not bad, "round %d: %s sit a wind outside %d..%d" % (r, bad[:3], lo, hi)
+
+
+@pytest.mark.parametrize("rounds", [4, 5])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_16_players_meet_nobody_twice_over_4_and_5_rounds(rounds, seed):
+    # 4 tables of 4 meet nobody twice for up to 5 rounds (the affine plane of
+    # order 4), but only if round 3 is drawn with rounds 4 and 5 in mind
+    _, hist = _event(16, rounds, seed)
+    assert seating.extra_meetings(hist) == 0
+    _winds_balanced(hist)
+
+
+def test_a_64_table_event_over_8_rounds_meets_nobody_twice_on_balanced_winds():
+    _, hist = _event(256, 8)
+    assert seating.extra_meetings(hist) == 0
+    _winds_balanced(hist)
+    counts = seating.seat_counts(hist, 4)
+    assert all(c == [2, 2, 2, 2] for c in counts.values())
+
+
+def test_16_tables_over_8_rounds_every_wind_twice():
+    _, hist = _event(64, 8)
+    assert seating.extra_meetings(hist) == 0
+    _winds_balanced(hist)
+    assert all(c == [2, 2, 2, 2] for c in seating.seat_counts(hist, 4).values())
+
+
+@pytest.mark.parametrize("players, rounds, fewest", [
+    (16, 6, 24),  # every pair met in rounds 1-5: round 6 is 4 tables of 6 old pairs
+    (8, 3, 8),  # 36 meetings among 28 pairs
+])
+def test_where_repeats_cannot_be_avoided_the_draw_keeps_to_the_fewest(players, rounds, fewest):
+    assert seating.fewest_possible(players, 4, rounds) == fewest
+    for seed in (1, 2, 3):
+        _, hist = _event(players, rounds, seed)
+        assert seating.extra_meetings(hist) == fewest
+        _winds_balanced(hist)
+
+
+@pytest.mark.parametrize("players", [64, 256])
+def test_later_rounds_by_standing_the_leader_at_table_1(players):
+    # after winds and repeats: each player's table near their rank's (the
+    # rank / 4th), over the event within 1.5 tables on average; a block's
+    # last round moves players most (one of each wind left at each table)
+    pids, hist, ranks = _drawn(players, 8)
+    offs = []
+    for r, ranked in ranks.items():
+        assert ranked[0] in hist[r][1]
+        rank = {p: i for i, p in enumerate(ranked)}
+        off = [abs(t - 1 - rank[p] // 4) for t, ps in hist[r].items() for p in ps]
+        assert sum(off) / len(off) < (3.5 if r % 4 == 0 else 2), r
+        offs += off
+    assert sum(offs) / len(offs) < 1.5
+
+
+def test_the_draw_is_the_same_on_every_laptop():
+    a = _event(32, 4, seed=7)[1]
+    b = _event(32, 4, seed=7)[1]
+    assert a == b
+
+
+def test_the_draw_says_how_many_repeats_stayed(env, tmp_path, capsys):
+    # 8 players over 3 rounds: repeats cannot be avoided (no results: --force)
+    assert call(capsys, "event", "create", _file(tmp_path, 8))[0] == 0
+    code, out, err = call(capsys, "event", "draw", "--round", "1")
+    assert code == 0 and "0 repeat meeting(s), 0 in round 1; winds balanced" in out
+    call(capsys, "event", "draw", "--round", "2", "--force")
+    code, out, err = call(capsys, "event", "draw", "--round", "3", "--force")
+    assert code == 0, err
+    assert "8 in rounds 1-3 (the fewest there can be); winds balanced" in out
