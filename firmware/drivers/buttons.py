@@ -141,7 +141,10 @@ class Buttons:
                     self._long &= ~bit
                 elif not self._long & bit:
                     self._put((SHORT << 4) | i)
-            if self._stable & bit and not self._long & bit:
+            # LONG only on a sample that still reads the key down: one that
+            # reads it up ends the press, though its debounce is not over (a
+            # board sampling 300 ms apart made a 400 ms press a LONG one)
+            if self._stable & bit and not self._long & bit and r & bit:
                 if ticks_diff(now_ms, t[n + i]) >= self.long_ms:
                     self._long |= bit
                     self._put((LONG << 4) | i)

@@ -55,6 +55,13 @@ REC_HEAD = const(1)
 REC_ACT = const(2)
 REC_ALERT = const(3)
 _REC_END = const(4)
+# what a key event did (INFO keys=): acted, or why not
+K_ACTED = const(0)
+K_NO_HAND = const(1)  # no hand in play
+K_TABLE = const(2)  # an alert asks for the table to be put right first
+K_NOT_NOW = const(3)  # not a key for this moment (a suit key after 定缺, ...)
+K_LONG = const(4)  # a long press with no meaning for this key
+K_REFUSED = const(5)  # the rules refused the action
 
 _WRAP = const(0x3FFFFFFF)
 # Bytes kept free between hands for the next hand's log file: opening a file
@@ -138,6 +145,8 @@ class Controller:
         self._shown = 0  # ... as the console was last told
         self.fault = ""  # the last task failure (app.guard), or why the last boot reset
         self.crashes = 0  # task failures since boot
+        self.keys_seen = 0  # key events taken since boot
+        self.key_why = K_ACTED  # why the last one did nothing (K_*)
 
     # --- scanning ---------------------------------------------------------
 
@@ -531,20 +540,29 @@ class Controller:
     # --- keys ---------------------------------------------------------------
 
     def key(self, seat, ev, now):
-        """A key event (drivers.buttons) from `seat`; True if an action was accepted."""
+        """A key event (drivers.buttons) from `seat`; True if an action was
+        accepted. Counted, with why the last one did nothing (INFO keys=)."""
+        self.keys_seen += 1
+        why = self._key(seat, ev, now)
+        self.key_why = why
+        return why == K_ACTED
+
+    def _key(self, seat, ev, now):
         g = self.game
         if self.state != PLAY or g is None or seat >= self.np:
-            return False
+            return K_NO_HAND
         if self.alerts.table_alert():
-            return False  # the table first
+            return K_TABLE  # the table first
         k = B.index_of(ev)
         claim = G.claim_open(g.phase)
         if B.kind_of(ev) == B.LONG:
             if k == B.PENG and claim and self.rs[R.P_TINGYONG]:
-                return self._apply((G.FEI, seat, -1, now), now, True)  # 飞 by choice
-            return k == B.HU and self._declare(g, seat, now)
+                return self._applied((G.FEI, seat, -1, now), now)  # 飞 by choice
+            if k != B.HU:
+                return K_LONG
+            return K_ACTED if self._declare(g, seat, now) else K_REFUSED
         if B.kind_of(ev) != B.SHORT:
-            return False
+            return K_LONG
         ph = g.phase
         arg = -1
         if k == B.HU:
@@ -556,20 +574,23 @@ class Controller:
                 kind = G.FEI  # 宜宾: only a 飞 (one real copy and a wild) is open
         elif k == B.GANG:
             if not claim:
-                return False  # 暗杠 / 补杠: the tiles tell
+                return K_NOT_NOW  # 暗杠 / 补杠: the tiles tell
             kind = G.ZHIGANG
         elif k == B.GUO:
             if not claim:
-                return False
+                return K_NOT_NOW
             kind = G.PASS
         elif B.WAN <= k <= B.TIAO:
             if ph != G.PH_DINGQUE:
-                return False
+                return K_NOT_NOW
             kind = G.DINGQUE
             arg = k - B.WAN
         else:
-            return False
-        return self._apply((kind, seat, arg, now), now, True)
+            return K_NOT_NOW
+        return self._applied((kind, seat, arg, now), now)
+
+    def _applied(self, a, now):
+        return K_ACTED if self._apply(a, now, True) else K_REFUSED
 
     def _declare(self, g, seat, now):
         """A long press of 胡 (断卡根): 报胡 while the engine allows it (before

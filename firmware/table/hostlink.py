@@ -115,9 +115,12 @@ class HostLink:
         in play included; `play=` alone when none is), then the health:
         `chips` the chips not answering (hex, bits as boards.pico Board.down),
         `crashes` the task failures since boot (app.guard restarted them),
-        `fault` the last one or why the board last reset (empty if none)."""
+        `fault` the last one or why the board last reset (empty if none),
+        `keys` the key events taken since boot and what the last did
+        (table.controller K_*: 0 acted, else why not)."""
         c = self.ctl
-        health = "chips=%x\ncrashes=%d\nfault=%s" % (c.board.down, c.crashes, c.fault)
+        health = "chips=%x\ncrashes=%d\nfault=%s\nkeys=%d,%d" % (
+            c.board.down, c.crashes, c.fault, c.keys_seen, c.key_why)
         if c.state == C.DONE:
             return "play=\n" + health
         n = self.hands or c.rs[R.P_HANDS]

@@ -146,9 +146,24 @@ def info(args):
         rows.append(("task failures", d["crashes"] + "  (each restarted)"))
     if d.get("fault"):
         rows.append(("last fault", d["fault"]))
+    if d.get("keys"):
+        rows.append(("keys", key_row(d["keys"])))
     for k, v in rows:
         print("%-13s %s" % (k, v))
     return 0
+
+
+# why a key did nothing (the firmware's table.controller K_*)
+KEY_WHY = ("acted", "no hand in play", "the table first (an alert)", "not a key for that moment",
+           "a long press that means nothing there", "refused by the rules")
+
+
+def key_row(v: str) -> str:
+    """INFO `keys` (events since boot, what the last did) for people."""
+    n, _, why = v.partition(",")
+    w = int(why) if why.isdigit() else -1
+    return "%s pressed since boot; the last: %s" % (
+        n, KEY_WHY[w] if 0 <= w < len(KEY_WHY) else "? (%s)" % why)
 
 
 def chip_names(mask_hex: str) -> list:

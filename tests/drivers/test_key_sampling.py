@@ -80,3 +80,49 @@ def test_sample_queues_and_poll_takes():
     b.sample(75)
     assert b.pending() == 1
     assert b.poll(80) == B.event(B.SHORT, B.HU) and b.poll(90) == 0
+
+
+def test_a_press_read_up_late_is_short_not_long():
+    # samples far apart (a board busy writing its log): down at 0 and 350, up
+    # at 820 (released in between), its debounce over at 1170: a SHORT press,
+    # though 820 ms passed since it was first read down (was LONG)
+    class Port:
+        state = 0xFFFF
+
+    b = B.Buttons(Port, debounce_ms=20, long_ms=800)
+    Port.state = 0xFFFF & ~(1 << B.WAN)
+    b.sample(0)
+    b.sample(350)
+    Port.state = 0xFFFF
+    b.sample(820)
+    b.sample(1170)
+    assert b.next() == B.event(B.SHORT, B.WAN) and b.next() == 0
+
+
+def test_a_key_still_down_after_long_ms_is_long():
+    class Port:
+        state = 0xFFFF
+
+    b = B.Buttons(Port, debounce_ms=20, long_ms=800)
+    Port.state = 0xFFFF & ~(1 << B.HU)
+    for t in (0, 350, 700, 1050):
+        b.sample(t)
+    Port.state = 0xFFFF
+    b.sample(1400)
+    b.sample(1750)
+    assert b.next() == B.event(B.LONG, B.HU) and b.next() == 0
+
+
+def test_a_key_that_does_nothing_says_why():
+    from table import controller as C
+
+    r = at_dingque()
+    ctl = r.ctl
+    n = ctl.keys_seen
+    ctl.key(0, B.event(B.SHORT, B.GUO), r.now)  # 过 with no claim open
+    assert ctl.keys_seen == n + 1 and ctl.key_why == C.K_NOT_NOW
+    ctl.key(0, B.event(B.LONG, B.WAN), r.now)
+    assert ctl.key_why == C.K_LONG
+    assert ctl.key(0, B.event(B.SHORT, B.TONG), r.now) and ctl.key_why == C.K_ACTED
+    ctl.key(0, B.event(B.SHORT, B.TIAO), r.now)  # its 定缺 is made
+    assert ctl.key_why == C.K_REFUSED

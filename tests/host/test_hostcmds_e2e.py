@@ -308,7 +308,8 @@ def test_deploy_dry_run_lists_the_board_files(env, capsys):
             if name.endswith(".py"):
                 rel = os.path.relpath(os.path.join(root, name), src)
                 if rel.startswith("boards/chipsim") or rel in ("boards/sim.py",
-                                                               "table/ptyport.py"):
+                                                               "table/ptyport.py",
+                                                               "app_sim.py"):
                     continue  # unix port only
                 if rel in host_only:
                     continue  # the host's and the tests' only
