@@ -24,11 +24,10 @@ Everything here is pure: lists of player ids in, {table_no: [pid per seat]} out.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import random
 
-from mjtable.event import designs, golfer
+from mjtable.event import schedule
 
 # the search's weights: a clash or a repeat meeting in this round, a repeat
 # meeting in the rounds planned after it (the distance from the standings: 1)
@@ -98,7 +97,7 @@ def fewest_possible(players: int, np: int, rounds: int) -> int:
 def next_round(ranked: list, history: dict, np: int, rounds: int = 0, seed: int = 0) -> dict:
     """The draw of the next round: ranked is the player ids by standing, best
     first; rounds the event's number of rounds (the draw plans those left)."""
-    got = _by_design(ranked, history, np, rounds)
+    got = schedule.next_round(ranked, history, np, rounds, seed)
     if got:
         return got
     r, n = max(history, default=0) + 1, len(ranked)
@@ -123,52 +122,6 @@ def next_round(ranked: list, history: dict, np: int, rounds: int = 0, seed: int 
     # table 1 holds the leader, the rest by their players' mean rank
     tables = sorted(plan.seated(), key=lambda t: (0 not in t, sum(t)))
     return {t + 1: [ranked[p] for p in table] for t, table in enumerate(tables)}
-
-
-def _by_design(ranked, history, np, rounds):
-    """The next round from the event's design (designs.design), when the
-    rounds drawn are its first ones: round 1's table i (in number order),
-    seat s is the point of the design's round 0 table i that sits wind s
-    there (_design_winds). None when there is no design, the event is longer
-    or the rounds drawn are not the design's (an event drawn otherwise)."""
-    r, n = max(history, default=0) + 1, len(ranked)
-    rounds_of = designs.design(n // np, np) if n % np == 0 and r > 1 else None
-    if not rounds_of or max(rounds, r) > len(rounds_of) or sorted(history) != list(range(1, r)):
-        return None
-    winds = _design_winds(n // np, np)
-    point = {}
-    for i, t in enumerate(sorted(history[1])):
-        table = history[1][t]
-        if len(table) != np or i >= len(rounds_of[0]):
-            return None
-        for s, p in enumerate(table):
-            point[p] = next(x for x in rounds_of[0][i] if winds[0][x] == s)
-    if sorted(point, key=str) != sorted(ranked, key=str):
-        return None
-    for q in range(2, r):
-        want = {frozenset(t) for t in rounds_of[q - 1]}
-        for table in history[q].values():
-            pts = [point.get(p) for p in table]
-            if frozenset(pts) not in want or any(winds[q - 1][x] != s for s, x in enumerate(pts)):
-                return None
-    player = {x: p for p, x in point.items()}
-    num = {p: i for i, p in enumerate(ranked)}
-    tables = [[player[x] for x in sorted(t, key=lambda x: winds[r - 1][x])]
-              for t in rounds_of[r - 1]]
-    tables.sort(key=lambda t: (ranked[0] not in t, sum(num[p] for p in t)))
-    return {k + 1: t for k, t in enumerate(tables)}
-
-
-@functools.lru_cache(maxsize=None)
-def _design_winds(tables, np):
-    """[round] -> [wind per point] of the design's rounds, a block of np
-    rounds at a time (golfer.edge_colors: nobody sits a wind twice in a
-    block, no table has a wind twice)."""
-    rounds_of = designs.design(tables, np)
-    out = []
-    for b in range(0, len(rounds_of), np):
-        out += golfer.edge_colors(rounds_of[b:b + np], tables * np, np)
-    return out
 
 
 class _GiveUp(Exception):
