@@ -17,7 +17,8 @@ for p in (os.path.join(ROOT, "host"), os.path.join(ROOT, "tests", "host")):
 
 from mjtable.event import seating  # noqa: E402
 
-SIZES = ("8x3", "12x3", "16x4", "16x5", "16x6", "20x4", "20x5", "24x6", "32x8", "64x8", "256x8")
+SIZES = ("8x3", "12x3", "16x4", "16x5", "16x6", "20x4", "20x5", "24x6", "28x8", "32x8", "36x8",
+         "40x8", "44x8", "48x8", "52x8", "56x8", "60x8", "64x8", "256x8")
 
 
 def _timed_draw(times):

@@ -5,7 +5,7 @@ import random
 
 import pytest
 from mjcall import call
-from mjtable.event import seating
+from mjtable.event import designs, seating
 from test_event_setup import KEY, _file  # noqa: F401 (KEY: the env fixture's key)
 
 
@@ -78,6 +78,15 @@ def test_mid_sized_events_meet_nobody_twice(players, rounds):
         _, hist = _event(players, rounds, seed)
         assert seating.extra_meetings(hist) == 0, seed
         _winds_balanced(hist)
+
+
+@pytest.mark.parametrize("tables", [5, 6, 7, 8, 9])
+def test_the_designs_seat_everyone_each_round_and_nobody_twice(tables):
+    rounds = designs.design(tables, 4)
+    assert len(rounds) >= {5: 5, 6: 6, 7: 9, 8: 9, 9: 9}[tables]
+    assert seating.extra_meetings({q + 1: dict(enumerate(r)) for q, r in enumerate(rounds)}) == 0
+    for r in rounds:
+        assert sorted(p for t in r for p in t) == list(range(tables * 4))
 
 
 def test_the_schedule_follows_the_standings_within_a_block():

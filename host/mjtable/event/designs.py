@@ -6,7 +6,8 @@ each a list of tables of points 0..n-1 (a resolvable design).
   (Z5, GF(8), GF(9)): point (row r, column c) is r * q + c; round j's table
   i holds (r, i + lam[r] * j) for lam = 0, 1, 2, 3; two points of other rows
   meet in the one round where their columns differ by (lam[r2] - lam[r1]) *
-  j, two of one row never: q rounds.
+  j, two of one row never: q rounds, and for 8 tables a ninth, the rows
+  cut in tables of 4.
 - 6 tables (no field of order 6): 6 rounds found by the golfer's search
   (golfer.Golf, round 1 as history, seed 104 of a run of seeds, 3,000,000
   evaluations: too slow for a draw).
@@ -67,8 +68,11 @@ _FIELDS = {
 
 def _transversal(q):
     add, mul = _FIELDS[q]
-    return [[[r * q + add(i, mul(lam, j)) for r, lam in enumerate(_LAM)] for i in range(q)]
-            for j in range(q)]
+    out = [[[r * q + add(i, mul(lam, j)) for r, lam in enumerate(_LAM)] for i in range(q)]
+           for j in range(q)]
+    if q % 4 == 0:  # a round more: the rows, 4 to a table
+        out.append([[r * q + c + i for i in range(4)] for r in range(4) for c in range(0, q, 4)])
+    return out
 
 
 def _listed(text, per):

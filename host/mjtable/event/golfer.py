@@ -126,24 +126,19 @@ class Golf:
         rounds, sig = snap
         self.__init__(self.np, rounds, self.hist, sig, self.m)
 
-    def run(self, rng, budget, frozen=0):
-        """Search until no conflict is left or budget evaluations are spent;
-        the rounds before frozen stay as they are. True: no conflict left
-        (else the best plan found is kept)."""
+    def run(self, rng, budget):
+        """Search until no conflict is left or budget evaluations are spent.
+        True: no conflict left (else the best plan found is kept)."""
         best, keep = self.f, self.snapshot()
         tabu, step, stale, evals = {}, 0, 0, 0
         h, tenure = self.h, _TENURE[0] + self.n // _TENURE[1]
         while self.f and evals < budget:
             step += 1
-            conf = [(len(c), k, c) for k in range(frozen, h) for c in [self.conflicted(k)] if c]
-            if not conf:
-                break  # conflicts only in the frozen rounds
-            top = max(x[0] for x in conf)
-            conf = [rng.choice([x for x in conf if x[0] == top])]
-            moves, low = [], None
-            for _, k, players in conf:
-                low, moves, e = self._moves(k, players, tabu, step, best, frozen, low, moves)
-                evals += e
+            conf = [(len(c), k, c) for k in range(h) for c in [self.conflicted(k)] if c]
+            top = max(x[0] for x in conf)  # (f counts only conflicts in the plan)
+            _, k, players = rng.choice([x for x in conf if x[0] == top])
+            low, moves, e = self._moves(k, players, tabu, step, best)
+            evals += e
             if moves:
                 k, a, b = rng.choice(moves)
                 t = step + tenure + rng.randrange(tenure)
@@ -161,16 +156,18 @@ class Golf:
                 stale += 1
             if stale > _STALE:
                 self.restore(keep)
-                self._kick(rng, frozen)
+                self._kick(rng)
                 stale = 0
         if self.f > best:
             self.restore(keep)
         return not self.f
 
-    def _moves(self, k, players, tabu, step, best, frozen, low, moves):
-        """The best moves of round k's conflicted players (those as good as
-        low, or better), and the evaluations spent."""
+    def _moves(self, k, players, tabu, step, best):
+        """The change in conflicts of the best moves of round k's conflicted
+        players, those moves ((k, a, b): a and b trade tables; (k, a, -1 -
+        k2): a trades its winds of rounds k and k2) and the evaluations spent."""
         pos, evals, f = self.pos[k], 0, self.f
+        low, moves = None, []
         for a in players:
             ta = pos[a]
             for b in range(self.n):
@@ -189,7 +186,7 @@ class Golf:
                 else:
                     moves.append((k, a, b))
             if k < self.m:
-                for k2 in range(frozen, len(self.sig[a])):
+                for k2 in range(len(self.sig[a])):
                     if k2 == k:
                         continue
                     evals += 1
@@ -204,9 +201,9 @@ class Golf:
                         moves.append((k, a, -1 - k2))
         return low, moves, evals
 
-    def _kick(self, rng, frozen):
+    def _kick(self, rng):
         for _ in range(_KICK):
-            k = rng.randrange(frozen, self.h)
+            k = rng.randrange(self.h)
             a, b = rng.sample(range(self.n), 2)
             if self.pos[k][a] != self.pos[k][b]:
                 self.swap(k, a, b)

@@ -1,6 +1,6 @@
 """An event's rounds fixed from round 1: a schedule in which nobody meets
 anyone twice, for the events where drawing round by round leaves repeats
-(5 to 15 tables of 4).
+(5 to 11 tables of 4).
 
 The schedule is a function of round 1's seating, the number of rounds and
 the seed only (not of standings): every draw of the event computes the same
@@ -21,7 +21,8 @@ import random
 
 from mjtable.event import designs, golfer
 
-_BELOW = 64  # players: from 16 tables on the round-by-round draw meets nobody twice
+_BELOW = 48  # players: from 12 tables on, the round-by-round draw met nobody twice (its
+# standings nearer)
 _EVALS = 400_000  # the golfer's evaluations (~0.7 s): about 30 times what 40 x 8 needs
 
 
@@ -113,8 +114,10 @@ def _from_search(first, np, rounds, seed):
     block 1's winds its search's (round 1's seats the first), the later
     blocks' an edge colouring."""
     n = len(first) * np
-    if n >= _BELOW or rounds * len(first) * np * (np - 1) > n * (n - 1):
-        return None  # big enough for the draw, or more meetings than pairs
+    if n >= _BELOW or len(first) < np or rounds * len(first) * np * (np - 1) > n * (n - 1):
+        # big enough for the draw; or fewer tables than seats (each table of
+        # round 2 holds two of a table of round 1), or more meetings than pairs
+        return None
     ids = [p for t in first for p in t]
     meet = [[0] * n for _ in range(n)]
     for t in range(len(first)):
