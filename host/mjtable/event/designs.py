@@ -1,9 +1,9 @@
 """Whole events in which nobody meets anyone twice, for the table counts a
-search finds them too slowly for (5 to 9 tables of 4): a list of rounds,
+search finds them too slowly or not at all for (5 to 9 and 11 tables of 4): a list of rounds,
 each a list of tables of points 0..n-1 (a resolvable design).
 
-- 5, 8 and 9 tables: the transversal design over the field of that order
-  (Z5, GF(8), GF(9)): point (row r, column c) is r * q + c; round j's table
+- 5, 8, 9 and 11 tables: the transversal design over the field of that
+  order (Z5, GF(8), GF(9), Z11): point (row r, column c) is r * q + c; round j's table
   i holds (r, i + lam[r] * j) for lam = 0, 1, 2, 3; two points of other rows
   meet in the one round where their columns differ by (lam[r2] - lam[r1]) *
   j, two of one row never: q rounds, and for 8 tables a ninth, the rows
@@ -61,6 +61,7 @@ def _gf9(a, b, op):
 
 _FIELDS = {
     5: (lambda a, b: (a + b) % 5, lambda a, b: a * b % 5),
+    11: (lambda a, b: (a + b) % 11, lambda a, b: a * b % 11),
     8: (lambda a, b: a ^ b, _gf8_mul),
     9: (lambda a, b: _gf9(a, b, "+"), lambda a, b: _gf9(a, b, "*")),
 }
