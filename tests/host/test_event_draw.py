@@ -5,7 +5,7 @@ import random
 
 import pytest
 from mjcall import call
-from mjtable.event import designs, seating
+from mjtable.event import designs, schedule, seating
 from test_event_setup import KEY, _file  # noqa: F401 (KEY: the env fixture's key)
 
 
@@ -87,6 +87,17 @@ def test_the_designs_seat_everyone_each_round_and_nobody_twice(tables):
     assert seating.extra_meetings({q + 1: dict(enumerate(r)) for q, r in enumerate(rounds)}) == 0
     for r in rounds:
         assert sorted(p for t in r for p in t) == list(range(tables * 4))
+
+
+def test_the_golfers_schedule_is_the_same_every_time():
+    # 10 tables: the schedule is the golfer's search, seeded: computed again
+    # at every draw (and on every laptop) it must come out the same
+    first = tuple(tuple("P%03d" % (t * 4 + s) for s in range(4)) for t in range(10))
+    schedule.schedule.cache_clear()
+    a = schedule.schedule(first, 4, 8, 3)
+    schedule.schedule.cache_clear()
+    assert a is not None and schedule.schedule(first, 4, 8, 3) == a
+    assert schedule.schedule(first, 4, 8, 4) != a  # the seed decides
 
 
 def test_the_schedule_follows_the_standings_within_a_block():

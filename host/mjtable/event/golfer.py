@@ -90,18 +90,7 @@ class Golf:
         pos, meet = self.pos[k], self.meet
         ta, tb = pos[a], pos[b]
         A, B = self.rounds[k][ta], self.rounds[k][tb]
-        for x in A:
-            if x != a:
-                meet[a][x] -= 1
-                meet[x][a] -= 1
-                meet[b][x] += 1
-                meet[x][b] += 1
-        for y in B:
-            if y != b:
-                meet[b][y] -= 1
-                meet[y][b] -= 1
-                meet[a][y] += 1
-                meet[y][a] += 1
+        trade(meet, A, B, a, b)
         A[A.index(a)], B[B.index(b)] = b, a
         pos[a], pos[b] = tb, ta
 
@@ -166,40 +155,31 @@ class Golf:
         """The change in conflicts of the best moves of round k's conflicted
         players, those moves ((k, a, b): a and b trade tables; (k, a, -1 -
         k2): a trades its winds of rounds k and k2) and the evaluations spent."""
-        pos, evals, f = self.pos[k], 0, self.f
-        low, moves = None, []
+        low, moves, evals = None, [], 0
+        for move, d, banned in self._candidates(k, players, tabu, step):
+            evals += 1
+            if low is not None and d > low or banned and self.f + d >= best:
+                continue
+            if low is None or d < low:
+                moves, low = [move], d
+            else:
+                moves.append(move)
+        return low, moves, evals
+
+    def _candidates(self, k, players, tabu, step):
+        """(move, change in conflicts, whether tabu) of each move of players."""
+        pos = self.pos[k]
         for a in players:
             ta = pos[a]
             for b in range(self.n):
                 tb = pos[b]
-                if tb == ta:
-                    continue
-                evals += 1
-                d = self._swap_delta(k, a, b)
-                if low is not None and d > low:
-                    continue
-                if (tabu.get((k, a, tb), 0) >= step or tabu.get((k, b, ta), 0) >= step) \
-                        and f + d >= best:
-                    continue
-                if low is None or d < low:
-                    moves, low = [(k, a, b)], d
-                else:
-                    moves.append((k, a, b))
-            if k < self.m:
-                for k2 in range(len(self.sig[a])):
-                    if k2 == k:
-                        continue
-                    evals += 1
-                    d = self._turn_delta(k, a, k2)
-                    if low is not None and d > low:
-                        continue
-                    if tabu.get((k, a, -1 - k2), 0) >= step and f + d >= best:
-                        continue
-                    if low is None or d < low:
-                        moves, low = [(k, a, -1 - k2)], d
-                    else:
-                        moves.append((k, a, -1 - k2))
-        return low, moves, evals
+                if tb != ta:
+                    yield ((k, a, b), self._swap_delta(k, a, b),
+                           tabu.get((k, a, tb), 0) >= step or tabu.get((k, b, ta), 0) >= step)
+            for k2 in range(len(self.sig[a])) if k < self.m else ():
+                if k2 != k:
+                    yield ((k, a, -1 - k2), self._turn_delta(k, a, k2),
+                           tabu.get((k, a, -1 - k2), 0) >= step)
 
     def _kick(self, rng):
         for _ in range(_KICK):
@@ -207,6 +187,22 @@ class Golf:
             a, b = rng.sample(range(self.n), 2)
             if self.pos[k][a] != self.pos[k][b]:
                 self.swap(k, a, b)
+
+
+def trade(meet, A, B, a, b) -> None:
+    """The meetings (a matrix of counts) after a (at table A) and b (at B)
+    trade tables."""
+    _take(meet, A, a, b)
+    _take(meet, B, b, a)
+
+
+def _take(meet, table, out, into) -> None:
+    for x in table:
+        if x != out:
+            meet[out][x] -= 1
+            meet[x][out] -= 1
+            meet[into][x] += 1
+            meet[x][into] += 1
 
 
 def edge_colors(rounds, n, np):

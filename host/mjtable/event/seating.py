@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from mjtable.event import schedule
+from mjtable.event import golfer, schedule
 
 # the search's weights: a clash or a repeat meeting in this round, a repeat
 # meeting in the rounds planned after it (the distance from the standings: 1)
@@ -355,7 +355,7 @@ class _Plan:
         (ta, sa), (tb, sb) = self.pos[k][a], self.pos[k][b]
         dt, dr0, dr, dd = self.parts(k, a, b)
         for meet in (self.meet, self.now) if k == 0 else (self.meet,):
-            _trade(meet, self.rounds[k][ta], self.rounds[k][tb], a, b)
+            golfer.trade(meet, self.rounds[k][ta], self.rounds[k][tb], a, b)
         tables = self.rounds[k]
         tables[ta][sa], tables[tb][sb] = b, a
         self.pos[k][a], self.pos[k][b] = (tb, sb), (ta, sa)
@@ -585,17 +585,3 @@ def _taking(meet, table, out, into) -> int:
     """The change in meetings beyond the first of into taking out's place at table."""
     mo, mi = meet[out], meet[into]
     return sum((mi[x] >= 1) - (mo[x] >= 2) for x in table if x != out)
-
-
-def _trade(meet, A, B, a, b) -> None:
-    _take(meet, A, a, b)
-    _take(meet, B, b, a)
-
-
-def _take(meet, table, out, into) -> None:
-    for x in table:
-        if x != out:
-            meet[out][x] -= 1
-            meet[x][out] -= 1
-            meet[into][x] += 1
-            meet[x][into] += 1
