@@ -21,9 +21,11 @@ import random
 
 from mjtable.event import designs, golfer
 
-_BELOW = 48  # players: from 12 tables on, the round-by-round draw met nobody twice (its
-# standings nearer)
-_EVALS = 400_000  # the golfer's evaluations (~0.7 s): about 30 times what 40 x 8 needs
+# tables: below 5 (16 players: the round-by-round draw's depth-first search
+# finds the affine plane; fewer tables than seats cannot meet nobody twice)
+# and from 12 on, the round-by-round draw met nobody twice, nearer the standings
+_TABLES = range(5, 12)
+_EVALS = 400_000  # the golfer's evaluations (~0.7 s): 40 x 8 took 67,000-230,000 (40 seeds)
 
 
 def next_round(ranked, history, np, rounds, seed):
@@ -112,9 +114,9 @@ def _from_search(first, np, rounds, seed):
     block 1's winds its search's (round 1's seats the first), the later
     blocks' an edge colouring."""
     n = len(first) * np
-    if n >= _BELOW or len(first) < np or rounds * len(first) * np * (np - 1) > n * (n - 1):
-        # big enough for the draw; or fewer tables than seats (each table of
-        # round 2 holds two of a table of round 1), or more meetings than pairs
+    if len(first) not in _TABLES or rounds * len(first) * np * (np - 1) > n * (n - 1):
+        # small or big enough for the round-by-round draw; or more meetings
+        # than pairs
         return None
     ids = [p for t in first for p in t]
     meet = [[0] * n for _ in range(n)]
