@@ -2,7 +2,7 @@
 players x rounds, drawn round by round with results at random between rounds
 (tests/host/test_event_draw.py's event, seeds 1-3), the repeat meetings over
 the event, the fewest possible, the winds sat twice in a block, and the
-slowest draw in seconds. Not in `make bench` (a minute of CPU):
+slowest draw in seconds. Not in `make bench` (15 s of CPU):
 `.venv/bin/python tools/draw_bench.py [PLAYERSxROUNDS ...]`.
 """
 

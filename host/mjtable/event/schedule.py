@@ -44,18 +44,22 @@ def next_round(ranked, history, np, rounds, seed):
     used = {0}  # round 1
     for q in range(2, r):
         key = frozenset(tuple(t) for t in history[q].values())
-        blk = range((q - 1) // np * np, min(len(plan), (q - 1) // np * np + np))
-        i = next((i for i in blk if i not in used and keys[i] == key), None)
+        i = next((i for i in _block(q, np, plan) if i not in used and keys[i] == key), None)
         if i is None:
             return None
         used.add(i)
-    blk = range((r - 1) // np * np, min(len(plan), (r - 1) // np * np + np))
-    free = [i for i in blk if i not in used]
+    free = [i for i in _block(r, np, plan) if i not in used]
     if not free:
         return None
     num = {p: i for i, p in enumerate(ranked)}
     tables = min((_ranked(plan[i], num) for i in free), key=lambda t: _dist(t, num, np))
     return {k + 1: list(t) for k, t in enumerate(tables)}
+
+
+def _block(q, np, plan):
+    """The schedule's rounds (indices: round 1 is 0) of event round q's block."""
+    start = (q - 1) // np * np
+    return range(start, min(len(plan), start + np))
 
 
 def _ranked(tables, num):
