@@ -2,7 +2,7 @@
 players x rounds, drawn round by round with results at random between rounds
 (tests/host/test_event_draw.py's event, seeds 1-3), the repeat meetings over
 the event, the fewest possible, the winds sat twice in a block, and the
-slowest draw in seconds. Not in `make bench` (a minute of CPU):
+slowest draw in seconds. Not in `make bench` (15 s of CPU):
 `.venv/bin/python tools/draw_bench.py [PLAYERSxROUNDS ...]`.
 """
 
@@ -17,7 +17,8 @@ for p in (os.path.join(ROOT, "host"), os.path.join(ROOT, "tests", "host")):
 
 from mjtable.event import seating  # noqa: E402
 
-SIZES = ("8x3", "12x3", "16x4", "16x5", "16x6", "20x4", "20x5", "24x6", "32x8", "64x8", "256x8")
+SIZES = ("8x3", "12x3", "16x4", "16x5", "16x6", "20x4", "20x5", "24x6", "28x8", "32x8", "36x8",
+         "40x8", "44x8", "48x8", "52x8", "56x8", "60x8", "64x8", "256x8")
 
 
 def _timed_draw(times):

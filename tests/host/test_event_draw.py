@@ -5,7 +5,7 @@ import random
 
 import pytest
 from mjcall import call
-from mjtable.event import seating
+from mjtable.event import designs, schedule, seating
 from test_event_setup import KEY, _file  # noqa: F401 (KEY: the env fixture's key)
 
 
@@ -67,6 +67,70 @@ def test_16_tables_over_8_rounds_every_wind_twice():
     assert seating.extra_meetings(hist) == 0
     _winds_balanced(hist)
     assert all(c == [2, 2, 2, 2] for c in seating.seat_counts(hist, 4).values())
+
+
+@pytest.mark.parametrize("players, rounds", [(20, 5), (28, 8), (32, 8), (40, 8)])
+def test_mid_sized_events_meet_nobody_twice(players, rounds):
+    # 5, 7, 8 and 10 tables: a draw without repeats exists (the social
+    # golfer problem), which drawing round by round missed (0-5, 22-25,
+    # 9-12 and 1-3 repeats): the event's schedule, fixed from round 1
+    for seed in (1, 2):
+        _, hist = _event(players, rounds, seed)
+        assert seating.extra_meetings(hist) == 0, seed
+        _winds_balanced(hist)
+
+
+@pytest.mark.parametrize("tables", [5, 6, 7, 8, 9, 11])
+def test_the_designs_seat_everyone_each_round_and_nobody_twice(tables):
+    rounds = designs.design(tables, 4)
+    assert len(rounds) == {5: 5, 6: 6, 7: 9, 8: 9, 9: 9, 11: 11}[tables]
+    assert seating.extra_meetings({q + 1: dict(enumerate(r)) for q, r in enumerate(rounds)}) == 0
+    for r in rounds:
+        assert sorted(p for t in r for p in t) == list(range(tables * 4))
+
+
+def test_the_golfers_schedule_is_the_same_every_time():
+    # 10 tables: the schedule is the golfer's search, seeded: computed again
+    # at every draw (and on every laptop) it must come out the same
+    first = tuple(tuple("P%03d" % (t * 4 + s) for s in range(4)) for t in range(10))
+    schedule.schedule.cache_clear()
+    a = schedule.schedule(first, 4, 8, 3)
+    schedule.schedule.cache_clear()
+    assert a is not None and schedule.schedule(first, 4, 8, 3) == a
+    assert schedule.schedule(first, 4, 8, 4) != a  # the seed decides
+
+
+def test_the_schedule_follows_the_standings_within_a_block():
+    # which of a block's rounds comes next is the standings' choice (and
+    # the leader sits at table 1): other standings, other rounds
+    pids, hist, ranks = _drawn(32, 4)
+    for r in (2, 3, 4):
+        assert ranks[r][0] in hist[r][1]
+    rng, drawn = random.Random(5), set()
+    for _ in range(6):
+        ranked = rng.sample(pids, len(pids))
+        other = seating.next_round(ranked, {1: hist[1]}, 4, 4, 1)
+        assert ranked[0] in other[1] and seating.extra_meetings({1: hist[1], 2: other}) == 0
+        drawn.add(frozenset(frozenset(t) for t in other.values()))
+    assert len(drawn) > 1
+
+
+def test_an_event_drawn_otherwise_is_drawn_round_by_round():
+    # round 2 not one of the schedule's (two players of a wind traded
+    # tables): the later rounds are drawn without it, and meet nobody twice
+    pids, hist, ranks = _drawn(32, 3)
+    two = {t: ps[:] for t, ps in hist[2].items()}
+    for t in range(2, 9):
+        two[1][0], two[t][0] = two[t][0], two[1][0]
+        if seating.extra_meetings({1: hist[1], 2: two}) == 0:
+            break
+        two[1][0], two[t][0] = two[t][0], two[1][0]
+    assert seating.extra_meetings({1: hist[1], 2: two}) == 0 and two != hist[2]
+    third = seating.next_round(ranks[3], {1: hist[1], 2: two}, 4, 3, 1)
+    assert sorted(p for t in third.values() for p in t) == pids
+    drawn = {1: hist[1], 2: two, 3: third}
+    assert seating.extra_meetings(drawn) == 0
+    _winds_balanced(drawn)
 
 
 @pytest.mark.parametrize("players, rounds, fewest", [

@@ -27,6 +27,8 @@ from __future__ import annotations
 import itertools
 import random
 
+from mjtable.event import golfer, schedule
+
 # the search's weights: a clash or a repeat meeting in this round, a repeat
 # meeting in the rounds planned after it (the distance from the standings: 1)
 _NOW, _MEET = 1 << 40, 1 << 20
@@ -95,6 +97,9 @@ def fewest_possible(players: int, np: int, rounds: int) -> int:
 def next_round(ranked: list, history: dict, np: int, rounds: int = 0, seed: int = 0) -> dict:
     """The draw of the next round: ranked is the player ids by standing, best
     first; rounds the event's number of rounds (the draw plans those left)."""
+    got = schedule.next_round(ranked, history, np, rounds, seed)
+    if got:
+        return got
     r, n = max(history, default=0) + 1, len(ranked)
     h = max(rounds, r) - r + 1
     rng = random.Random(seed * 1000 + r)
@@ -350,7 +355,7 @@ class _Plan:
         (ta, sa), (tb, sb) = self.pos[k][a], self.pos[k][b]
         dt, dr0, dr, dd = self.parts(k, a, b)
         for meet in (self.meet, self.now) if k == 0 else (self.meet,):
-            _trade(meet, self.rounds[k][ta], self.rounds[k][tb], a, b)
+            golfer.trade(meet, self.rounds[k][ta], self.rounds[k][tb], a, b)
         tables = self.rounds[k]
         tables[ta][sa], tables[tb][sb] = b, a
         self.pos[k][a], self.pos[k][b] = (tb, sb), (ta, sa)
@@ -580,17 +585,3 @@ def _taking(meet, table, out, into) -> int:
     """The change in meetings beyond the first of into taking out's place at table."""
     mo, mi = meet[out], meet[into]
     return sum((mi[x] >= 1) - (mo[x] >= 2) for x in table if x != out)
-
-
-def _trade(meet, A, B, a, b) -> None:
-    _take(meet, A, a, b)
-    _take(meet, B, b, a)
-
-
-def _take(meet, table, out, into) -> None:
-    for x in table:
-        if x != out:
-            meet[out][x] -= 1
-            meet[x][out] -= 1
-            meet[into][x] += 1
-            meet[x][into] += 1
