@@ -63,10 +63,11 @@ def test_board_boots_deploys_plays_and_answers(tmp_path):
         mon = monitor_for(b, 45)
         assert "=== hand in play (log 1): caught up from its log" in mon, mon[-800:]
         assert mon.count(" deal ") >= FIRST, mon[-800:]  # "East deal 1m2m..": each seat's
-        out = b.mjtable("rules", "push", "chengdu", T, SLOW).stdout
-        assert "from the next match; " in out and " left under xuezhan" in out, out
+        # a push mid-hand: the table itself refuses it, says why, keeps its rules
+        r = b.mjtable("rules", "push", "chengdu", T, SLOW, check=False)
+        assert r.returncode == 2 and "the table is busy (a hand is in play" in r.stderr, r
         info = b.mjtable("info", T, SLOW).stdout
-        assert "chengdu" in info and "xuezhan" in info, info
+        assert "xuezhan" in info and "chengdu" not in info, info
         arch = str(tmp_path / "archive.sqlite")
         b.mjtable("logs", "pull", "--all", "--no-ack", "--archive", arch, "--quiet", T, SLOW)
         pulled = play.pulled_hands(arch)
