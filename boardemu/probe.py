@@ -16,6 +16,10 @@ machine.mem32[0x40058000] &= ~(1 << 30)
 out = {}
 gc.collect()
 out["free_empty"] = gc.mem_free()
+import asyncio  # noqa: E402,F401  (MicroPython's own, frozen in every image: apart)
+
+gc.collect()
+out["free_asyncio"] = gc.mem_free()
 import app  # noqa: E402
 from boards import pico  # noqa: E402
 from drivers import pn5180  # noqa: E402

@@ -92,8 +92,11 @@ def scan_figures(board, seed):
         seats.append({"rack_ms": a / 1000, "rack_tags": na, "rack_air_ms": air_ms(rack),
                       "tray_ms": b / 1000, "tray_tags": nb, "tray_air_ms": air_ms(tray)})
     air_rack = max(air_ms(r) for r, _ in uids)
-    heap = {k: p[k] for k in ("free_empty", "free_code", "free_booted", "free_after")}
-    heap["code_bytes"] = p["free_empty"] - p["free_code"]
+    heap = {k: p[k] for k in ("free_empty", "free_asyncio", "free_code", "free_booted",
+                              "free_after")}
+    # the firmware's modules; MicroPython's asyncio (frozen in every image) apart
+    heap["code_bytes"] = p["free_asyncio"] - p["free_code"]
+    heap["asyncio_bytes"] = p["free_empty"] - p["free_asyncio"]
     heap["target_free_peak"] = 64 * 1024
     heap["target_code_romfs"] = 40 * 1024
     return heap, {
@@ -227,9 +230,10 @@ def table(r):
         "board (%s, emulated RP2040 at 125 MHz):" % r["image"],
         "  deploy %.0f s wall; boot to first scan %.0f ms, to the link answering %.0f ms"
         % (r["deploy_wall_s"], r["boot_to_first_scan_ms"], r["boot_to_link_ms"]),
-        "  heap free: empty %d, code loaded %d (code %d B), booted with the link %d B"
-        " (target >= %d at the peak)" % (h["free_empty"], h["free_code"], h["code_bytes"],
-                                         h["free_booted"], h["target_free_peak"]),
+        "  heap free: empty %d, code loaded %d (firmware %d B, MicroPython's asyncio %d B),"
+        " booted with the link %d B (target >= %d at the peak)"
+        % (h["free_empty"], h["free_code"], h["code_bytes"], h.get("asyncio_bytes", 0),
+           h["free_booted"], h["target_free_peak"]),
         "  seat scan (rack 14 + tray 8): median %.0f ms, worst %.0f ms; air alone %.0f ms"
         % (s["seat_ms_median"], s["seat_ms_worst"], s["seat_air_ms"]),
         "  four racks at once %s ms (air %.0f); scan cycle median %.0f, worst %.0f ms"

@@ -99,8 +99,9 @@ def run(name, actions, seed=1):
         res["boot_to_first_scan_ms"] = first_scan_ms(b)
         res["after_boot"] = heap(info(b))
         p = bench_board._probe(b, os.path.join(ROOT, "boardemu", "probe.py"))
-        res["code_bytes"] = p["free_empty"] - p["free_code"]
-        res["probe"] = {k: p[k] for k in ("free_empty", "free_code", "free_booted")}
+        res["code_bytes"] = p["free_asyncio"] - p["free_code"]  # asyncio apart, as bench_board
+        res["probe"] = {k: p[k] for k in ("free_empty", "free_asyncio", "free_code",
+                                          "free_booted")}
         if actions:
             b.provision_files()  # the key now: the bots' hands are sealed, as on a real table
             b.reset()  # the probe left the REPL (no firmware running, no key at that boot)
