@@ -272,14 +272,49 @@ def find_port(args):
 def deploy(args, query=query_rom):
     if not os.path.isfile(os.path.join(args.src, "app.py")):
         raise BadInput("%s: not a firmware folder (no app.py)" % args.src)
-    local = build(args.src, args.build)
+    # this deploy's own build folder: two deploys at once (two tables) must not
+    # rebuild the folder the other is copying from
+    import tempfile
+
+    parent = os.path.dirname(os.path.abspath(args.build))
+    os.makedirs(parent, exist_ok=True)
+    work = tempfile.mkdtemp(prefix=os.path.basename(args.build) + ".", dir=parent)
+    try:
+        return _deploy(args, query, work)
+    finally:
+        _publish(work, args.build)
+
+
+def _publish(work: str, dst: str) -> None:
+    """Leave the last build at dst (what `make firmware` makes) and its ROMFS
+    stage at dst-rom, best effort: a deploy running meanwhile keeps its own."""
+    import shutil
+
+    for a, b in ((work, dst), (work + "-rom", dst + "-rom"),
+                 (work + "-rom.romfs", dst + "-rom.romfs")):
+        if not os.path.exists(a):
+            continue
+        old = a + ".old"
+        try:
+            if os.path.isdir(b):
+                os.rename(b, old)
+            os.replace(a, b)
+        except OSError:
+            pass
+        for p in (a, old):
+            if os.path.isdir(p):
+                shutil.rmtree(p, ignore_errors=True)
+
+
+def _deploy(args, query, build_dir: str) -> int:
+    local = build(args.src, build_dir)
     port = find_port(args)
     size = query(port) if port is not None and not args.files else 0
     files, rom = split_rom(local) if size else (local, {})
     stage = None
     if rom:
-        stage = args.build + "-rom"
-        need = stage_rom(args.build, rom, stage)
+        stage = build_dir + "-rom"
+        need = stage_rom(build_dir, rom, stage)
         if need > size:
             raise BadInput("the firmware's ROMFS image is %d bytes, the board's partition %d;"
                            " deploy with --files" % (need, size))
@@ -303,6 +338,6 @@ def deploy(args, query=query_rom):
     if remote is None:
         raise BadInput("give --port to deploy")
     if todo or stage or remove:
-        copy(port, args.build, todo, stage, remove)
+        copy(port, build_dir, todo, stage, remove)
     check_version(args, source_version(args.src))
     return 0

@@ -4,6 +4,7 @@ bots playing logged hands) behind a real pseudo-terminal, and `mjtable` on
 pyserial. No timing is asserted."""
 
 import os
+import shutil
 import sqlite3
 import struct
 import subprocess
@@ -543,3 +544,33 @@ def test_match_says_what_start_and_end_do(capsys):
     code, out, _ = call(capsys, "match", "--help")
     assert code == 0 and "start a new match" in out and "stored ruleset" in out
     assert "--wait" in out
+
+
+def test_two_deploys_at_once_do_not_share_a_build_folder(env, monkeypatch):
+    # two tables flashed at once from one checkout: each deploy rebuilt the
+    # same folder, removing the files the other was copying (mpremote: "cp:
+    # No such file"). Here a second build of the folder runs while the first
+    # deploy copies: every file it copies must still be there.
+    import argparse
+
+    from mjtable import deploycmd
+
+    build = str(env / "fw")
+    src = os.path.join(ROOT, "firmware")
+    seen = {}
+
+    def copy(port, build_dir, todo, stage=None, remove=()):
+        deploycmd.build(src, build)  # the other deploy's build, meanwhile
+        seen["missing"] = [p for p, _ in todo if not os.path.isfile(os.path.join(build_dir, p))]
+        shutil.rmtree(build)  # ... and its folder gone again before this one ends
+        seen["gone"] = [p for p, _ in todo if not os.path.isfile(os.path.join(build_dir, p))]
+
+    monkeypatch.setattr(deploycmd, "remote_hashes", lambda port, paths: {p: None for p in paths})
+    monkeypatch.setattr(deploycmd, "copy", copy)
+    monkeypatch.setattr(deploycmd, "check_version", lambda args, v: None)
+    args = argparse.Namespace(src=src, build=build, port="X", no_board=False, dry_run=False,
+                              files=True, link_port=None)
+    assert deploycmd.deploy(args, query=lambda port: 0) == 0
+    assert seen["missing"] == [] and seen["gone"] == []
+    assert os.path.isfile(os.path.join(build, "app.mpy"))  # the last build is left there
+    assert [n for n in os.listdir(env) if n.startswith("fw.")] == []  # and nothing else
