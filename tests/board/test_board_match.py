@@ -44,6 +44,8 @@ def test_board_match(tmp_path, image):
         finally:
             bp.stop()
         w = bp.watch
+        if vt.mismatch or vt.stuck is not None:  # what the table says of itself (INFO keys=, ...)
+            print(b.mjtable("info", "--timeout", "60", check=False).stdout)
         assert not vt.mismatch and vt.stuck is None and not w.errors
         assert w.actions == [tuple(a) for a in vt.applied]
         assert w.ends == 8
