@@ -73,6 +73,9 @@ FW = os.path.join(ROOT, "build", "firmware-unix")
 S_PLAY, S_END, S_DONE = 1, 2, 4
 KEY_HU, KEY_PENG, KEY_GANG, KEY_GUO, KEY_WAN = 0, 1, 2, 3, 4
 LONG_FRAMES = 20  # a long press (drivers.buttons long_ms 800) at 50 ms frames
+# frames the players leave a finished hand on the table before clearing it: the
+# table takes a pushed ruleset only between hands (tests push in that window)
+END_FRAMES = 20
 ALERT_TWO, ALERT_TAG = 4, 3
 
 
@@ -235,6 +238,7 @@ class VirtualTable:
         self.wait = 0
         self.wait_limit = wait_limit
         self.press_frames = 0
+        self.end_frames = 0
         self.pending_key = None
         self.fault = None
         self.faults = {"dup": 0, "unknown": 0, "dup_seen": 0, "unknown_seen": 0}
@@ -427,6 +431,10 @@ class VirtualTable:
         if g.phase == G.PH_END:
             if st.state != S_END and st.state != S_DONE:
                 return
+            if self.end_frames < END_FRAMES:  # the players read the scores, then clear
+                self.end_frames += 1
+                return
+            self.end_frames = 0
             self.hand_deltas.append(tuple(g.delta))
             self.match.finish(g)
             self.later = []  # a last 自摸 ended the hand: the table is cleared anyway
