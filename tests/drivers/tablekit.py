@@ -93,6 +93,21 @@ class TableRig:
             ctl.refresh(self.now)
             self.now += self.frame_ms
 
+    def deal_and_exchange(self, hands, give):
+        """Deal hands[s] onto each rack, give give[s] (换三张) to the next seat,
+        and let the table settle: the rig at 定缺."""
+        self.frame(2)
+        for s in range(4):
+            self.put(s, 0, hands[s])
+            assert self.until(lambda s=s: self.ctl.accepted == s + 1)
+        for s in range(4):
+            self.take(s, 0, give[s])
+            assert self.until(lambda s=s: self.ctl.accepted == 5 + s)
+        for s in range(4):
+            self.put((s + 1) % 4, 0, give[s])
+        assert self.settle()
+        return self
+
     def press(self, seat, key):
         self.table.press(seat, key)
         self.frame(2)

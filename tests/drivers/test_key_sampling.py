@@ -30,18 +30,20 @@ class Tap:
             self.sample()
 
 
+class Port:
+    """An expander's cached levels (drivers.mcp23017 `state`): all released."""
+
+    def __init__(self):
+        self.state = 0xFFFF
+
+
+def keys():
+    return B.Buttons(Port(), debounce_ms=20, long_ms=800)
+
+
 def at_dingque():
-    r = TableRig()
-    r.frame(2)
-    for s in range(4):
-        r.put(s, 0, HANDS[s])
-        assert r.until(lambda s=s: r.ctl.accepted == s + 1)
-    for s in range(4):
-        r.take(s, 0, GIVE[s])
-        assert r.until(lambda s=s: r.ctl.accepted == 5 + s)
-    for s in range(4):
-        r.put((s + 1) % 4, 0, GIVE[s])
-    assert r.settle() and r.ctl.game.phase == G.PH_DINGQUE
+    r = TableRig().deal_and_exchange(HANDS, GIVE)
+    assert r.ctl.game.phase == G.PH_DINGQUE
     return r
 
 
@@ -68,14 +70,11 @@ def test_without_sampling_between_reads_the_tap_is_lost():
 
 
 def test_sample_queues_and_poll_takes():
-    class Port:
-        state = 0xFFFF
-
-    b = B.Buttons(Port, debounce_ms=20)
-    Port.state = 0xFFFF & ~(1 << B.HU)
+    b = keys()
+    b.port.state = 0xFFFF & ~(1 << B.HU)
     b.sample(0)
     b.sample(25)
-    Port.state = 0xFFFF
+    b.port.state = 0xFFFF
     b.sample(50)
     b.sample(75)
     assert b.pending() == 1
@@ -86,28 +85,22 @@ def test_a_press_read_up_late_is_short_not_long():
     # samples far apart (a board busy writing its log): down at 0 and 350, up
     # at 820 (released in between), its debounce over at 1170: a SHORT press,
     # though 820 ms passed since it was first read down (was LONG)
-    class Port:
-        state = 0xFFFF
-
-    b = B.Buttons(Port, debounce_ms=20, long_ms=800)
-    Port.state = 0xFFFF & ~(1 << B.WAN)
+    b = keys()
+    b.port.state = 0xFFFF & ~(1 << B.WAN)
     b.sample(0)
     b.sample(350)
-    Port.state = 0xFFFF
+    b.port.state = 0xFFFF
     b.sample(820)
     b.sample(1170)
     assert b.next() == B.event(B.SHORT, B.WAN) and b.next() == 0
 
 
 def test_a_key_still_down_after_long_ms_is_long():
-    class Port:
-        state = 0xFFFF
-
-    b = B.Buttons(Port, debounce_ms=20, long_ms=800)
-    Port.state = 0xFFFF & ~(1 << B.HU)
+    b = keys()
+    b.port.state = 0xFFFF & ~(1 << B.HU)
     for t in (0, 350, 700, 1050):
         b.sample(t)
-    Port.state = 0xFFFF
+    b.port.state = 0xFFFF
     b.sample(1400)
     b.sample(1750)
     assert b.next() == B.event(B.LONG, B.HU) and b.next() == 0

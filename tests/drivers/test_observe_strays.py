@@ -50,17 +50,7 @@ def opening(final, preset="xuezhan"):
         recv.append(rt)
     give = [recv[(s + 1) % 4] for s in range(4)]
     dealt = [[t for t in phys[s] if t not in recv[s]] + give[s] for s in range(4)]
-    r = TableRig(preset)
-    r.frame(2)
-    for s in range(4):
-        r.put(s, 0, dealt[s])
-        assert r.until(lambda s=s: r.ctl.accepted == s + 1)
-    for s in range(4):
-        r.take(s, 0, give[s])
-        assert r.until(lambda s=s: r.ctl.accepted == 5 + s)
-    for s in range(4):
-        r.put((s + 1) % 4, 0, give[s])
-    assert r.settle()
+    r = TableRig(preset).deal_and_exchange(dealt, give)
     for s in range(4):
         r.press(s, B.TIAO)
         assert r.until(lambda s=s: r.ctl.last_action[:2] == (G.DINGQUE, s))
