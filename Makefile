@@ -82,9 +82,11 @@ bench: setup firmware
 # with Debian's arm-none-eabi toolchain. uf2-check also builds it a second
 # time in a fresh folder and fails unless the two are the same bytes.
 uf2: setup
+	tools/system-deps.sh uf2
 	$(BIN)/python image/build.py
 
 uf2-check: setup
+	tools/system-deps.sh uf2
 	$(BIN)/python image/build.py --check-repro
 
 # The board harness (boardemu/, docs/board.md): rp2040js from npm, pinned by
