@@ -497,7 +497,7 @@ class Host:
         if self._on_match is None:
             raise F.LinkError(F.E_STATE)
         self._on_match(req[0], bytes(req[1:]))  # raises LinkError to refuse
-        struct.pack_into("<I", resp, 0, self.logs._next)  # where the match's hands begin
+        struct.pack_into("<I", resp, 0, self.logs.next_id())  # where the match's hands begin
         return 4
 
     def _cmd_watch(self, req, resp):

@@ -93,6 +93,10 @@ class LogStore:
             if self._prev is None or self._prev[0] < log.log_id:
                 self._prev = (log.log_id, log.head())
 
+    def next_id(self):
+        """The id the next hand's log will have."""
+        return self._next
+
     def _next_path(self):
         return self.folder + "/next"
 

@@ -44,7 +44,7 @@ def test_match_start_sets_the_length_and_answers_where_its_hands_begin():
     r = Rig()
     try:
         first = r.start(6, 3000, r.ctl.rs.crc())
-        assert first == r.ctl.logs._logs._next  # the next hand's log id
+        assert first == r.ctl.logs._logs.next_id()  # the next hand's log id
         assert r.hl.hands == 6 and r.hl.deadline == 1000 + 3000 * 1000
         try:
             r.start(8, 0, r.ctl.rs.crc() ^ 1)  # the host means another ruleset
