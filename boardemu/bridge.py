@@ -339,7 +339,11 @@ class Chips:
         dev = self.i2c_dev
         dev.ptr = self.i2c_read
         buf = bytearray(n)
-        dev.i2c_read_into(buf)
+        peek = getattr(dev, "peek_into", None)  # a read that clears flags: at the commit
+        if peek is not None:
+            peek(buf)
+        else:
+            dev.i2c_read_into(buf)
         dev.ptr = self.i2c_read
         return buf
 

@@ -62,6 +62,11 @@ class Buttons:
 
     active_low: a pressed key reads 0 (pull-up wiring, the default).
     A level must hold for debounce_ms before it counts.
+
+    A port that latches its first change between two reads (an MCP23017's
+    INTF/INTCAP: `changed`, `captured`, and `seq` counting its reads) also
+    gives the taps no sample saw: a key captured pressed, up again by the
+    next sample, counts as pressed then (its release debounced as usual).
     """
 
     def __init__(self, port, first=0, n=SEAT_KEYS, active_low=True, debounce_ms=20,
@@ -81,6 +86,7 @@ class Buttons:
         self._stable = 0  # debounced
         self._long = 0  # LONG sent for the press now held
         self._t = [0] * (2 * n)  # ms: [i] key i's raw level last changed, [n + i] it went down
+        self._seq = port.seq if hasattr(port, "seq") else -1  # -1: a port without a capture
         self._q = bytearray(queue)
         self._head = 0
         self._len = 0
@@ -120,10 +126,29 @@ class Buttons:
         self.sample(now_ms)
         return self.next()
 
+    def _taps(self, r, now_ms):
+        """A press the port caught that is up again now: pressed (debounced)
+        and released at now_ms, so the next sample past debounce_ms ends it."""
+        p = self.port
+        self._seq = p.seq
+        tap = ((p.changed >> self.first) & ((p.captured >> self.first) ^ self._flip)
+               & self._mask & ~r & ~self._stable)
+        if not tap:
+            return
+        t = self._t
+        for i in range(self.n):
+            if tap >> i & 1:
+                t[i] = t[self.n + i] = now_ms
+        self._stable |= tap
+        self._raw |= tap
+        self._long &= ~tap
+
     def sample(self, now_ms):
         """Sample every key once from port.state and queue new events (for a
         caller that samples more often than it takes the events)."""
         r = ((self.port.state >> self.first) ^ self._flip) & self._mask
+        if self._seq >= 0 and self.port.seq != self._seq:
+            self._taps(r, now_ms)
         changed = r ^ self._raw
         if not changed and r == self._stable and not r & ~self._long:
             return  # nothing settling, no press to time: the usual case

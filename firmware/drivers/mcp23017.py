@@ -6,10 +6,18 @@ GPPUB 0x0D (1 = 100 kOhm pull-up), GPIOA 0x12 / GPIOB 0x13, OLATA 0x14.
 With IOCON.SEQOP = 0 the register pointer advances after each byte, so one
 read from 0x12 returns GPIOA then GPIOB. Addresses 0x20..0x27 (A2..A0).
 
-read() fetches both ports in one I2C transaction into `state`, the cached
-16-bit level (bit 0..7 port A, 8..15 B); drivers.buttons reads its keys as
-bits of it, so a key poll of a whole seat costs one transaction and no object
-per pin.
+GPINTENA 0x04 (interrupt-on-change), INTCONA 0x08 (0: against the previous
+level), INTFA 0x0E (the pins that changed), INTCAPA 0x10 (the port as it was
+at that first change). The chip latches INTCAP at the first change and holds
+it until INTCAP or GPIO is read, so a key pressed and released between two
+reads is still seen, with no INT line wired.
+
+read() fetches INTF, INTCAP and GPIO of both ports in one I2C transaction
+(6 bytes from 0x0E): `state` is the cached 16-bit level (bit 0..7 port A,
+8..15 B), `changed` and `captured` the interrupt's flags and capture, `seq`
+counts the reads (0..0xFFFF). drivers.buttons reads its keys as bits of
+them, so a key poll of a whole seat costs one transaction and no object per
+pin.
 """
 
 try:
@@ -22,8 +30,10 @@ except ImportError:  # CPython tests
 
 _IODIRA = const(0x00)
 _IPOLA = const(0x02)
+_GPINTENA = const(0x04)
+_INTCONA = const(0x08)
 _GPPUA = const(0x0C)
-_GPIOA = const(0x12)
+_INTFA = const(0x0E)
 _OLATA = const(0x14)
 
 
@@ -34,7 +44,10 @@ class MCP23017:
         self.i2c = i2c
         self.addr = addr
         self.state = 0xFFFF  # all released (pull-ups) until the first read
-        self._buf = bytearray(2)
+        self.changed = 0
+        self.captured = 0xFFFF
+        self.seq = 0
+        self._buf = bytearray(6)
         self._w3 = bytearray(3)
 
     def _write_pair(self, reg, value):
@@ -51,12 +64,20 @@ class MCP23017:
         self._write_pair(_IODIRA, inputs)
         self._write_pair(_IPOLA, 0)
         self._write_pair(_GPPUA, pullups)
-        self.read()
+        self._write_pair(_INTCONA, 0)
+        self._write_pair(_GPINTENA, inputs)
+        self.read()  # clears what the set-up itself latched
+        self.changed = 0
 
     def read(self):
-        """Both ports in one transaction; returns and caches the 16-bit level."""
-        self.i2c.readfrom_mem_into(self.addr, _GPIOA, self._buf)
-        self.state = self._buf[0] | (self._buf[1] << 8)
+        """Both ports' flags, capture and levels in one transaction; returns
+        and caches the 16-bit level."""
+        b = self._buf
+        self.i2c.readfrom_mem_into(self.addr, _INTFA, b)
+        self.changed = b[0] | (b[1] << 8)
+        self.captured = b[2] | (b[3] << 8)
+        self.state = b[4] | (b[5] << 8)
+        self.seq = (self.seq + 1) & 0xFFFF
         return self.state
 
     def write(self, value):

@@ -1,6 +1,8 @@
 """A key press shorter than a scan cycle is not lost: on the board a cycle
 blocks for up to a second, so the scanner samples the keys after each read
-(app.key_sampler into drivers.buttons' queues). Both interpreters."""
+(app.key_sampler into drivers.buttons' queues), and a tap between two
+samples is caught by the expander's INTCAP (drivers.mcp23017). Both
+interpreters."""
 
 import app
 from drivers import buttons as B
@@ -47,8 +49,11 @@ def at_dingque():
     return r
 
 
-def tap_within_a_cycle(sampled):
+def tap_within_a_cycle(sampled, capture=True):
     r = at_dingque()
+    if not capture:  # the expanders' interrupt-on-change off (GPINTEN = 0)
+        for k in r.table.keys:
+            k.regs[0x04] = k.regs[0x05] = 0
     sample = app.key_sampler(r.board, lambda: r.now) if sampled else None
     tap = Tap(r, 0, B.TONG, sample)
     r.ctl.scanner.idle = tap
@@ -64,8 +69,18 @@ def test_a_tap_within_one_scan_cycle_is_taken():
     assert ctl.last_action[:3] == (G.DINGQUE, 0, 1)
 
 
-def test_without_sampling_between_reads_the_tap_is_lost():
+def test_sampling_between_reads_takes_the_tap_without_the_capture():
+    ctl = tap_within_a_cycle(True, capture=False)
+    assert ctl.last_action[:3] == (G.DINGQUE, 0, 1)
+
+
+def test_unsampled_the_expanders_capture_takes_the_tap():
     ctl = tap_within_a_cycle(False)
+    assert ctl.last_action[:3] == (G.DINGQUE, 0, 1)
+
+
+def test_with_neither_the_tap_is_lost():
+    ctl = tap_within_a_cycle(False, capture=False)
     assert ctl.last_action[0] != G.DINGQUE
 
 

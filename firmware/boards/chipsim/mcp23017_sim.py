@@ -5,6 +5,12 @@ sequentially; a read returns registers from the pointer on. GPIO reads give
 the pin levels: for inputs the level the test drives (`levels`, with pulled
 up floating pins reading 1), inverted by IPOL; for outputs the latch.
 press(bit) / release(bit) model a key to ground.
+
+Interrupt-on-change (GPINTEN, INTCON = 0: against the previous level): the
+first change of an enabled input latches INTF (the pins that changed) and
+INTCAP (the port's GPIO value then) for its port; later changes leave them
+until a read of that port's INTCAP or GPIO clears them. peek_into() reads
+without that side effect (the board bridge reads ahead, then commits).
 """
 
 IODIRA = 0x00
@@ -13,6 +19,10 @@ GPPUA = 0x0C
 GPIOA = 0x12
 OLATA = 0x14
 IOCON = 0x0A
+GPINTENA = 0x04
+INTCONA = 0x08
+INTFA = 0x0E
+INTCAPA = 0x10
 
 
 class MCP23017Sim:
@@ -25,10 +35,25 @@ class MCP23017Sim:
         self.driven_high = 0  # bits driven high externally
 
     def press(self, bit):
-        self.grounded |= 1 << bit
+        self._set(self.grounded | 1 << bit)
 
     def release(self, bit):
-        self.grounded &= ~(1 << bit)
+        self._set(self.grounded & ~(1 << bit))
+
+    def _set(self, grounded):
+        before = self._gpio()
+        self.grounded = grounded
+        now = self._gpio()
+        # INTCON = 1 (against DEFVAL) is not modelled: the driver uses 0
+        moved = (before ^ now) & self._pair(GPINTENA) & self._pair(IODIRA)
+        for port in (0, 1):
+            bits = (moved >> (8 * port)) & 0xFF
+            if bits and not self.regs[INTFA + port]:
+                self.regs[INTFA + port] = bits
+                self.regs[INTCAPA + port] = (now >> (8 * port)) & 0xFF
+
+    def _gpio(self):
+        return self.levels() ^ (self._pair(IPOLA) & self._pair(IODIRA))
 
     def _pair(self, reg):
         return self.regs[reg] | (self.regs[reg + 1] << 8)
@@ -53,11 +78,14 @@ class MCP23017Sim:
             lv |= v << b
         return lv
 
-    def _read(self, reg):
+    def _read(self, reg, clear=True):
         if reg in (GPIOA, GPIOA + 1):
-            lv = self.levels() ^ (self._pair(IPOLA) & self._pair(IODIRA))
-            return (lv >> (8 * (reg - GPIOA))) & 0xFF
-        return self.regs[reg]
+            v = (self._gpio() >> (8 * (reg - GPIOA))) & 0xFF
+        else:
+            v = self.regs[reg]
+        if clear and reg in (GPIOA, GPIOA + 1, INTCAPA, INTCAPA + 1):
+            self.regs[INTFA + (reg & 1)] = 0  # the port's interrupt is cleared
+        return v
 
     def i2c_write(self, buf):
         if not len(buf):
@@ -65,13 +93,20 @@ class MCP23017Sim:
         p = buf[0] % len(self.regs)
         for i in range(1, len(buf)):
             r = p if p != GPIOA and p != GPIOA + 1 else p + 2  # GPIO write -> OLAT
-            self.regs[r] = buf[i]
+            if not INTFA <= r < INTCAPA + 2:  # INTF and INTCAP are read-only
+                self.regs[r] = buf[i]
             p = (p + 1) % len(self.regs)
         self.ptr = p if len(buf) > 1 else buf[0] % len(self.regs)
 
-    def i2c_read_into(self, buf):
+    def i2c_read_into(self, buf, clear=True):
         p = self.ptr
         for i in range(len(buf)):
-            buf[i] = self._read(p)
+            buf[i] = self._read(p, clear)
             p = (p + 1) % len(self.regs)
+        self.ptr = p
+
+    def peek_into(self, buf):
+        """What a read would return, the register pointer and flags left as they are."""
+        p = self.ptr
+        self.i2c_read_into(buf, False)
         self.ptr = p
