@@ -59,6 +59,8 @@ class Watch:
         self._stop = threading.Event()
         self._ready = threading.Event()
         self.link = None
+        self.progress = False  # print a line at each hand's end
+        self._t0 = time.monotonic()
 
     def start(self, timeout=120.0):
         self._thread = threading.Thread(target=self._run, args=(timeout,), daemon=True)
@@ -140,6 +142,10 @@ class Watch:
         elif t == T_END:
             self.points.append(struct.unpack("<%dh" % (len(data) // 2), data))
             self.ends += 1
+            if self.progress:  # a run of hours says how far it got
+                print("board: hand %d ended, %d actions, %.0f emulated s, %.0f s wall" % (
+                    self.ends, self.accepted, now / 1e9, time.monotonic() - self._t0),
+                    flush=True)
 
 
 class Status:

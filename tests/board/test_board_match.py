@@ -1,7 +1,8 @@
 """A whole 8-hand xuezhan match by the virtual table's bots against the
 firmware on the emulated Pico, the host link open throughout (WATCH), on the
-stock image (code in files) and on the ROMFS image (deploy puts the code in
-ROMFS): every action the board accepts is the bot's move, and the final
+stock image (code in files), on the ROMFS image (deploy puts the code in
+ROMFS) and on the table's own image (build/mjtable-pico.uf2, `make uf2`: the
+code frozen in): every action the board accepts is the bot's move, and the final
 scores, the table's (its end-of-hand records) and the bots' truth, equal the
 engine's replay of the logs pulled over the board's USB with `mjtable logs
 pull`. Hours of wall time: `make test-long` runs it (MJ_BOARD_MATCH=1)."""
@@ -26,19 +27,30 @@ if not os.environ.get("MJ_BOARD_MATCH"):
                 allow_module_level=True)
 
 
-@pytest.mark.parametrize("image", ["stock", "romfs"])
+IMAGE = os.path.join(ROOT, "build", "mjtable-pico.uf2")
+
+
+@pytest.mark.parametrize("image", ["stock", "romfs", "image"])
 def test_board_match(tmp_path, image):
-    uf2 = images()[image]
-    if uf2 is None:
-        pytest.skip("no %s image (PICO_UF2_ROMFS or ../shared/rp2emu/)" % image)
+    uf2 = IMAGE if image == "image" else images()[image]
+    if uf2 is None or not os.path.isfile(uf2):
+        pytest.skip("no %s image (make uf2, PICO_UF2_ROMFS or ../shared/rp2emu/)" % image)
     seed = 2026
     b = EmuBoard(seed=seed, uf2=uf2, workdir=str(tmp_path / "board"))
     with b:
+        if image == "image":  # the firmware is frozen in; up, Ctrl-C works (docs/image.md)
+            b.mjtable("info", "--timeout", "120")
         b.provision_files()
-        out = b.deploy()
-        assert ("ROMFS image" in out) == (image == "romfs")
+        if image == "image":  # the reset boots it with the key
+            b.reset()
+            b.mjtable("info", "--timeout", "120")
+        else:
+            out = b.deploy()
+            assert ("ROMFS image" in out) == (image == "romfs")
         vt = play.V.VirtualTable("xuezhan", seed)
-        bp = play.BoardPlay(b, vt).start()
+        bp = play.BoardPlay(b, vt)
+        bp.watch.progress = True
+        bp.start()
         try:
             assert bp.wait(12 * 3600), "not done: %r" % (vt.stuck,)
         finally:

@@ -228,7 +228,10 @@ class Relay(threading.Thread):
         while not self.stop:
             far = self.far
             fds = [self.near_m] + ([far] if far is not None else [])
-            r, _, _ = select.select(fds, [], [], 0.05)
+            try:
+                r, _, _ = select.select(fds, [], [], 0.05)
+            except OSError:  # the far table closed under us (a swap, the teardown)
+                continue
             for fd in r:
                 try:
                     data = os.read(fd, 65536)
