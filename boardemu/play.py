@@ -30,6 +30,7 @@ from sichuan import handlog  # noqa: E402
 FRAME_MS = 200  # a bot looks at the table this often (emulated ms); a key is held 2 frames
 SETTLE_MS = 300  # and moves this long after the table accepted its last move
 ALERT_MS = 2000  # an alert event counts as showing this long
+STALL_NS = 60 * 10**9  # nothing new on the link this long (emulated): stuck
 EV_GAME = 0x40
 CMD_WATCH = 0x24
 T_HEAD, T_ACT, T_ALERT, T_END = 1, 2, 3, 4
@@ -125,7 +126,9 @@ class Watch:
         now = self.board.now_ns()
         if t == T_HEAD:
             self.head = data
-            self.heads += 1
+            # the hand after the last ended: when WATCH came on before hand
+            # 0's head (a fast boot), that head is the hand taken as in play
+            self.heads = self.ends + 1
         elif t == T_ACT:
             _, recs = handlog.decode(self.head + data)
             for r in recs:
@@ -207,6 +210,7 @@ class BoardPlay:
         self.keys = [0, 0, 0, 0]
         self.done = threading.Event()
         self.watch = Watch(board)
+        self._mark, self._since = None, 0
 
     def start(self):
         self.watch.start()
@@ -217,6 +221,7 @@ class BoardPlay:
         vt = self.vt
         st = Status(self.watch, vt, self.board, self.settle_ns)
         vt.tick(st)
+        self._stalled(vt)
         vt.feed(self.board.table, self.keys)
         if self.on_frame is not None:
             self.on_frame(st)
@@ -224,6 +229,19 @@ class BoardPlay:
             self.done.set()
             return
         self.board.at(self.board.now_ns() + self.frame_ns, self._frame)
+
+    def _stalled(self, vt):
+        """vt counts a stall only while a move waits for the table; a table that
+        never starts the next hand (vt's stage "start") is one too."""
+        w = self.watch
+        now = self.board.now_ns()
+        mark = (w.accepted, w.heads, w.ends)
+        if mark != self._mark:
+            self._mark, self._since = mark, now
+        elif not vt.finished and now - self._since > STALL_NS:
+            vt.stuck = "stage %s: nothing new from the table for %d emulated s (%d actions, " \
+                "%d heads, %d ends)" % (vt.stage, STALL_NS // 10**9, *mark)
+            vt.finished = True
 
     def wait(self, timeout):
         """True when done within timeout (wall s)."""

@@ -117,10 +117,13 @@ class HostLink:
         `crashes` the task failures since boot (app.guard restarted them),
         `fault` the last one or why the board last reset (empty if none),
         `keys` the key events taken since boot and what the last did
-        (table.controller K_*: 0 acted, else why not)."""
+        (table.controller K_*: 0 acted, else why not), `state` the
+        controller's state (IDLE..DONE) and the tiles it still reads
+        (a table waiting to be cleared says how many)."""
         c = self.ctl
-        health = "chips=%x\ncrashes=%d\nfault=%s\nkeys=%d,%d" % (
-            c.board.down, c.crashes, c.fault, c.keys_seen, c.key_why)
+        health = "chips=%x\ncrashes=%d\nfault=%s\nkeys=%d,%d\nstate=%d,%d" % (
+            c.board.down, c.crashes, c.fault, c.keys_seen, c.key_why, c.state,
+            c.scanner.seen())
         if c.state == C.DONE:
             return "play=\n" + health
         n = self.hands or c.rs[R.P_HANDS]

@@ -294,6 +294,14 @@ class Scanner:
                 return seat_of(p)
         return -1
 
+    def seen(self):
+        """Tiles on an antenna or on their way to one (0: the table is empty)."""
+        n = 0
+        for t in range(TILES):
+            if self.loc[t] != NOWHERE or self.cand[t] != NOWHERE:
+                n += 1
+        return n
+
     def empty(self):
         """No tile on any antenna and no tile on its way to one."""
         for t in range(TILES):

@@ -148,6 +148,8 @@ def info(args):
         rows.append(("last fault", d["fault"]))
     if d.get("keys"):
         rows.append(("keys", key_row(d["keys"])))
+    if d.get("state"):
+        rows.append(("state", state_row(d["state"])))
     for k, v in rows:
         print("%-13s %s" % (k, v))
     return 0
@@ -164,6 +166,18 @@ def key_row(v: str) -> str:
     w = int(why) if why.isdigit() else -1
     return "%s pressed since boot; the last: %s" % (
         n, KEY_WHY[w] if 0 <= w < len(KEY_WHY) else "? (%s)" % why)
+
+
+# the firmware's table.controller states
+STATES = ("waiting for an empty table", "a hand in play", "hand over: clear the table",
+          "log store full", "match over")
+
+
+def state_row(v: str) -> str:
+    """INFO `state` (controller state, tiles still read) for people."""
+    st, _, n = v.partition(",")
+    i = int(st) if st.isdigit() else -1
+    return "%s; %s tiles read" % (STATES[i] if 0 <= i < len(STATES) else "? (%s)" % st, n)
 
 
 def chip_names(mask_hex: str) -> list:

@@ -64,6 +64,7 @@ def test_arrival_needs_two_scans():
     rig.put(0, 0, [1, 2, 3])
     rig.cycle()
     assert rig.scanner.loc[1] == NOWHERE and rig.scanner.pending == 3
+    assert rig.scanner.seen() == 3 and not rig.scanner.empty()  # on their way: INFO state=
     rig.cycle()
     assert [rig.scanner.loc[t] for t in (1, 2, 3)] == [0, 0, 0]
     assert rig.scanner.pending == 0 and rig.scanner.count_at(0) == 3
@@ -78,6 +79,7 @@ def test_gone_only_after_n_missing_scans():
     assert rig.scanner.loc[10] == 2
     rig.cycle()
     assert rig.scanner.loc[10] == NOWHERE and rig.scanner.loc[11] == 2
+    assert rig.scanner.seen() == 1
 
 
 def test_single_miss_changes_nothing():

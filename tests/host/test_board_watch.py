@@ -1,0 +1,39 @@
+"""The board harness's view of the link (boardemu.play.Watch), fed the
+records a table streams: the hand count holds whether WATCH came on before
+or after the booted table wrote hand 0's head. No emulator needed."""
+
+import os
+import struct
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+
+from boardemu import play  # noqa: E402
+
+
+class Clock:
+    def now_ns(self):
+        return 0
+
+
+def end(w):
+    w.event(bytes([play.T_END]) + struct.pack("<4h", 1, -1, 0, 0))
+
+
+def test_hand_0s_head_after_watch_is_the_hand_taken_as_in_play():
+    w = play.Watch(Clock())  # in play: a booted table with its map starts hand 0
+    assert (w.heads, w.ends) == (1, 0)
+    w.event(bytes([play.T_HEAD]) + b"h0")  # WATCH came on first: the same hand
+    assert (w.heads, w.ends) == (1, 0)
+    end(w)
+    assert w.heads == w.ends  # hand over: the bots clear, not play on (was heads 2)
+    w.event(bytes([play.T_HEAD]) + b"h1")
+    assert (w.heads, w.ends) == (2, 1) and w.head == b"h1"
+
+
+def test_a_watch_that_missed_hand_0s_head_counts_the_next():
+    w = play.Watch(Clock())
+    end(w)
+    w.event(bytes([play.T_HEAD]) + b"h1")
+    assert (w.heads, w.ends) == (2, 1)
