@@ -152,12 +152,21 @@ class Buttons:
         changed = r ^ self._raw
         if not changed and r == self._stable and not r & ~self._long:
             return  # nothing settling, no press to time: the usual case
+        old = self._raw
         self._raw = r
         t = self._t
         n = self.n
         for i in range(n):
             bit = 1 << i
             if changed & bit:
+                # read down by one sample alone, up by the next debounce_ms
+                # later: a press the samples came too far apart to see twice
+                # (a board busy writing its log samples up to ~335 ms apart)
+                if (old & bit and not self._stable & bit
+                        and ticks_diff(now_ms, t[i]) >= self.debounce_ms):
+                    self._stable |= bit
+                    t[n + i] = t[i]
+                    self._long &= ~bit
                 t[i] = now_ms
             elif (r ^ self._stable) & bit and ticks_diff(now_ms, t[i]) >= self.debounce_ms:
                 self._stable ^= bit

@@ -134,3 +134,28 @@ def test_a_key_that_does_nothing_says_why():
     assert ctl.key(0, B.event(B.SHORT, B.TONG), r.now) and ctl.key_why == C.K_ACTED
     ctl.key(0, B.event(B.SHORT, B.TIAO), r.now)  # its 定缺 is made
     assert ctl.key_why == C.K_REFUSED
+
+
+def test_a_press_one_sample_alone_saw_is_short():
+    # samples 300 ms apart (a board writing its log): the key read down at
+    # 300 only, up at 600; its release debounced at 630: one SHORT (was lost)
+    b = keys()
+    b.sample(0)
+    b.port.state = 0xFFFF & ~(1 << B.TIAO)
+    b.sample(300)
+    b.port.state = 0xFFFF
+    b.sample(600)
+    assert b.next() == 0
+    b.sample(630)
+    assert b.next() == B.event(B.SHORT, B.TIAO) and b.next() == 0
+
+
+def test_a_glitch_between_close_samples_is_no_press():
+    b = keys()
+    b.sample(0)
+    b.port.state = 0xFFFF & ~(1 << B.TIAO)
+    b.sample(5)
+    b.port.state = 0xFFFF
+    for t in (10, 40, 80):
+        b.sample(t)
+    assert b.next() == 0
