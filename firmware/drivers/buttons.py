@@ -135,13 +135,17 @@ class Buttons:
                & self._mask & ~r & ~self._stable)
         if not tap:
             return
-        t = self._t
         for i in range(self.n):
             if tap >> i & 1:
-                t[i] = t[self.n + i] = now_ms
-        self._stable |= tap
+                self._t[i] = now_ms
+                self._down(i, now_ms)
         self._raw |= tap
-        self._long &= ~tap
+
+    def _down(self, i, at):
+        """Key i counts as pressed since `at` (ms); its LONG is yet to come."""
+        self._stable |= 1 << i
+        self._t[self.n + i] = at
+        self._long &= ~(1 << i)
 
     def sample(self, now_ms):
         """Sample every key once from port.state and queue new events (for a
@@ -164,17 +168,15 @@ class Buttons:
                 # (a board busy writing its log samples up to ~335 ms apart)
                 if (old & bit and not self._stable & bit
                         and ticks_diff(now_ms, t[i]) >= self.debounce_ms):
-                    self._stable |= bit
-                    t[n + i] = t[i]
-                    self._long &= ~bit
+                    self._down(i, t[i])
                 t[i] = now_ms
             elif (r ^ self._stable) & bit and ticks_diff(now_ms, t[i]) >= self.debounce_ms:
-                self._stable ^= bit
                 if r & bit:
-                    t[n + i] = t[i]
-                    self._long &= ~bit
-                elif not self._long & bit:
-                    self._put((SHORT << 4) | i)
+                    self._down(i, t[i])
+                else:
+                    self._stable &= ~bit
+                    if not self._long & bit:
+                        self._put((SHORT << 4) | i)
             # LONG only on a sample that still reads the key down: one that
             # reads it up ends the press, though its debounce is not over (a
             # board sampling 300 ms apart made a 400 ms press a LONG one)
