@@ -101,9 +101,11 @@ $(BOARD_NODE): boardemu/package.json boardemu/package-lock.json
 	touch $@
 
 # The whole 8-hand match by the bots on the emulated Pico, with figures, into
-# build/bench.json ("board"); long (an hour and more of wall time).
-bench-board: setup board-setup firmware
+# build/bench.json ("board"); then the three images side by side ("image", the
+# live peaks from `make test-long`'s match runs); long (an hour and more).
+bench-board: setup board-setup firmware uf2
 	$(BIN)/python tools/bench_board.py
+	$(BIN)/python tools/bench_image.py
 
 # The table on the emulated Pico for a newcomer: the seat displays drawn live.
 board-demo: setup board-setup firmware

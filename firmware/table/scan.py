@@ -259,17 +259,6 @@ class Scanner:
                 n += 1
         return n
 
-    def faces_at(self, p, counts):
-        """Fill counts (bytearray(27)) with the faces at place p; returns the total."""
-        for f in range(27):
-            counts[f] = 0
-        n = 0
-        for t in range(TILES):
-            if self.loc[t] == p:
-                counts[t >> 2] += 1
-                n += 1
-        return n
-
     def dual_seat(self):
         """A seat that has a tile seen in two places (the tile's home), or -1."""
         for t in range(TILES):
