@@ -30,6 +30,7 @@ from sichuan import handlog  # noqa: E402
 FRAME_MS = 200  # a bot looks at the table this often (emulated ms); a key is held 2 frames
 SETTLE_MS = 300  # and moves this long after the table accepted its last move
 ALERT_MS = 2000  # an alert event counts as showing this long
+MOVES = {0: "deal", 1: "exchange", 2: "dingque", 3: "draw", 4: "discard"}  # action kinds
 STALL_NS = 60 * 10**9  # nothing new on the link this long (emulated): stuck
 EV_GAME = 0x40
 CMD_WATCH = 0x24
@@ -210,6 +211,7 @@ class BoardPlay:
         self.keys = [0, 0, 0, 0]
         self.done = threading.Event()
         self.watch = Watch(board)
+        self.moved = {}  # vt.count after a move -> emulated ns the bots made it
         self._mark, self._since = None, 0
 
     def start(self):
@@ -223,6 +225,7 @@ class BoardPlay:
         vt.tick(st)
         self._stalled(vt)
         vt.feed(self.board.table, self.keys)
+        self.moved.setdefault(vt.count, self.board.now_ns())
         if self.on_frame is not None:
             self.on_frame(st)
         if vt.finished or (self.until is not None and self.until(vt, self.watch)):
@@ -242,6 +245,17 @@ class BoardPlay:
             vt.stuck = "stage %s: nothing new from the table for %d emulated s (%d actions, " \
                 "%d heads, %d ends)" % (vt.stage, STALL_NS // 10**9, *mark)
             vt.finished = True
+
+    def latencies(self):
+        """Each kind of move, from the bots making it to the table accepting it
+        on the link (emulated ms): {"draw": {"n", "median", "worst"}, ...}."""
+        w, lat = self.watch, {}
+        for i, (k, _s, _a) in enumerate(w.actions[:len(w.accepted_at)]):
+            if i + 1 in self.moved:
+                lat.setdefault(MOVES.get(k, str(k)), []).append(
+                    (w.accepted_at[i] - self.moved[i + 1]) / 1e6)
+        return {k: {"n": len(v), "median": sorted(v)[len(v) // 2], "worst": max(v)}
+                for k, v in sorted(lat.items())}
 
     def wait(self, timeout):
         """True when done within timeout (wall s)."""

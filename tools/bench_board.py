@@ -128,33 +128,19 @@ def engine_figures(board, hands=2, seed=5):
 def play_figures(board, seed, actions, hands):
     """The bots against the board; each move's emulated ms to its acceptance."""
     vt = V.VirtualTable(seed=seed, hands=hands)
-    moved = {}  # action index -> emulated ns the bot made it
-
-    def on_frame(st):
-        if vt.count not in moved:
-            moved[vt.count] = board.now_ns()
-
     until = play.first_actions(actions) if actions else None
-    bp = play.BoardPlay(board, vt, until=until, on_frame=on_frame)
+    bp = play.BoardPlay(board, vt, until=until)
     t0 = time.monotonic()
     bp.start()
     watch_up = board.now_ns()
     ok = bp.wait(6 * 3600)
     w = bp.watch
     bp.stop()
-    lat = {}
-    at = w.accepted_at
-    for i, (k, _s, _a) in enumerate(w.actions):
-        if i + 1 in moved and i < len(at):
-            lat.setdefault(k, []).append((at[i] - moved[i + 1]) / MS)
-    names = {0: "deal", 1: "exchange", 2: "dingque", 3: "draw", 4: "discard"}
     out = {"done": ok and not vt.mismatch and vt.stuck is None, "accepted": w.accepted,
            "mismatch": [repr(m) for m in vt.mismatch], "stuck": vt.stuck,
            "wall_s": round(time.monotonic() - t0, 1),
            "emulated_s": round((board.now_ns() - watch_up) / 1e9, 2),
-           "move_to_accepted_ms": {names.get(k, str(k)): {"n": len(v), "median": _median(v),
-                                                           "worst": max(v)}
-                                   for k, v in sorted(lat.items())},
+           "move_to_accepted_ms": bp.latencies(),
            "target_laid_to_display_ms": 350}
     return out, vt, w
 

@@ -65,7 +65,7 @@ def test_board_match(tmp_path, image):
         arch = str(tmp_path / "archive.sqlite")
         e0, w0 = b.now_ns(), time.monotonic()
         b.mjtable("logs", "pull", "--archive", arch, "--quiet", "--timeout", "60")
-        record_figures(image, b, info, arch, b.now_ns() - e0, time.monotonic() - w0, w)
+        record_figures(image, b, info, arch, b.now_ns() - e0, time.monotonic() - w0, bp)
         hands = play.pulled_hands(arch)
         assert len(hands) == 8 and all(not h["diffs"] for h in hands)
         replayed = [sum(h["replayed"][s] for h in hands) for s in range(4)]
@@ -74,13 +74,14 @@ def test_board_match(tmp_path, image):
         assert replayed == table == truth
 
 
-def record_figures(image, b, info, arch, pull_ns, pull_wall, w):
+def record_figures(image, b, info, arch, pull_ns, pull_wall, bp):
     """The match's figures (reported, not asserted: docs/board.md) into
     build/board-match-IMAGE.json: the heap's live peak through the match
     with the link open (INFO heap=free,peak,total), `logs pull` throughput
     over the board's USB, the moves' acceptance latency."""
     import sqlite3
 
+    w = bp.watch
     h = info["heap"]
     free, peak, total = (int(x) for x in (h if isinstance(h, list) else str(h).split(",")))
     con = sqlite3.connect(arch)
@@ -94,7 +95,8 @@ def record_figures(image, b, info, arch, pull_ns, pull_wall, w):
            "pull_wall_s": round(pull_wall, 1),
            "pull_bytes_per_emu_s": round(nbytes / (pull_ns / 1e9)) if pull_ns else None,
            "actions": len(w.actions), "match_emu_s": round(b.now_ns() / 1e9, 1),
-           "gap_ms_median": round(gaps[len(gaps) // 2]) if gaps else None}
+           "gap_ms_median": round(gaps[len(gaps) // 2]) if gaps else None,
+           "move_to_accepted_ms": bp.latencies()}
     out = os.path.join(ROOT, "build", "board-match-%s.json" % image)
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out, "w") as f:
