@@ -43,4 +43,9 @@ else one line saying how to get them.
 
 from .board import EmuBoard, images, skip_reason
 
-__all__ = ["EmuBoard", "images", "skip_reason"]
+__all__ = ["EmuBoard", "images", "skip_reason", "HEAP_TARGETS"]
+
+# per image, B: (the firmware's code in the heap under, free at a match's live
+# peak at least); None: no target (issues 20 and 22)
+HEAP_TARGETS = {"stock": (None, 64 * 1024), "romfs": (40 * 1024, None),
+                "image": (24 * 1024, 150 * 1024)}

@@ -37,7 +37,7 @@ for p in (ROOT, os.path.join(ROOT, "tools"), os.path.join(ROOT, "host"),
 
 import scan_time  # noqa: E402
 
-from boardemu import EmuBoard, images, play, skip_reason  # noqa: E402
+from boardemu import HEAP_TARGETS, EmuBoard, images, play, skip_reason  # noqa: E402
 from boardemu.board import _mpremote  # noqa: E402
 from boardemu.play import V  # noqa: E402
 
@@ -97,8 +97,8 @@ def scan_figures(board, seed):
     # the firmware's modules; MicroPython's asyncio (frozen in every image) apart
     heap["code_bytes"] = p["free_asyncio"] - p["free_code"]
     heap["asyncio_bytes"] = p["free_empty"] - p["free_asyncio"]
-    heap["target_free_peak"] = 64 * 1024
-    heap["target_code_romfs"] = 40 * 1024
+    heap["target_free_peak"] = HEAP_TARGETS["stock"][1]
+    heap["target_code_romfs"] = HEAP_TARGETS["romfs"][0]
     return heap, {
         "seats": seats,
         "seat_ms_median": _median([x["rack_ms"] + x["tray_ms"] for x in seats]),

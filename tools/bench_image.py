@@ -41,16 +41,12 @@ for p in (ROOT, os.path.join(ROOT, "tools"), os.path.join(ROOT, "host"),
 
 import bench_board  # noqa: E402
 
+from boardemu import HEAP_TARGETS as TARGETS  # noqa: E402
 from boardemu import EmuBoard, images, skip_reason  # noqa: E402
 from boardemu import board as B  # noqa: E402
 
 IMAGE = os.path.join(ROOT, "build", "mjtable-pico.uf2")
 MS = 1e6
-CODE_TARGET = 24 * 1024
-FREE_TARGET = 150 * 1024
-# per image: (the code's heap under, free at the live peak at least), B; None: no target
-TARGETS = {"stock": (None, 64 * 1024), "romfs": (40 * 1024, None),
-           "image": (CODE_TARGET, FREE_TARGET)}
 
 
 def info(b):
