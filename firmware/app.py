@@ -84,6 +84,7 @@ async def scan_task(ctl, clock, wdt, sim, stats):
                 if ctl.scanner.changes != seen:  # a tile confirmed: into the game now
                     seen = ctl.scanner.changes
                     ctl.step(clock())
+                    ctl.refresh(clock())  # and on the displays, not a display_task turn later
                 await asyncio.sleep_ms(0)  # keys, displays and the link between two reads
         t1 = time.ticks_us()
         if sim is not None:

@@ -42,7 +42,7 @@ from table import alerts
 from table.alerts import Alerts
 from table.display import S_DINGQUE, S_EXCHANGE, S_IDLE, S_OFF, S_PLAY, S_QING, S_WON, TableDisplay
 from table.observe import Observer
-from table.scan import NOWHERE, Scanner
+from table.scan import NOWHERE, TILES, Scanner
 
 # controller states
 IDLE = const(0)  # waiting for an empty table to start a hand
@@ -75,6 +75,7 @@ _FILE_ROOM = const(1200)
 # The hand log's buffer as made at boot; a hand logs about 540 B (make demo:
 # 909 actions in 8 hands, 4.6 B each), a longer one grows it.
 _LOG_ROOM = const(1024)
+_ASK_MAX = const(6)  # tiles in flux at a place settled by asks; more: read it whole again
 
 
 def elapsed(now, then):
@@ -137,6 +138,8 @@ class Controller:
         self._plan_i = 0
         self._again = 0  # reads of the current place again (scan_next)
         self._between = NOWHERE  # the place read before the next one again
+        self._t = TILES  # the next tile to settle at the current place, TILES: read it
+        self._planned = 0  # self.accepted when the cycle was planned
         self._odd_since = 0
         self._odd_changes = -1
         self._full_at = 0
@@ -183,6 +186,7 @@ class Controller:
         (scan_next), yielding in between: a cycle can take most of a second,
         and the keys, the displays and the link must not wait for it."""
         f = self.focus()
+        self._planned = self.accepted
         every = f & 0xFFFF
         often = f >> 16
         n = 2 * self.np
@@ -209,36 +213,44 @@ class Controller:
         self._plan_i = 0
         self._again = 0
         self._between = NOWHERE
+        self._t = TILES
 
     def scan_next(self):
-        """One read of the planned cycle (one or two inventories); False when
-        the cycle is done. A place is read again at once while a tile there
-        is arriving (seen once: confirmed within the cycle, not a cycle
-        later). A tile missed there is asked for by its UID (Scanner.probe,
-        a few ms an ask), and once it has missed all but the last of `gone`
-        asks, the place is read whole again: a tile that left is confirmed
-        within the cycle, while a false "gone" needs `gone` misses in a row
-        (with 7 % missed reads, 8 in a row: 6e-10). The place a tile comes
-        from is read in between (a leaving rack's tray, an arriving tile's
-        old place): the filter moves a tile only once its old place has
-        missed it."""
+        """One step of the planned cycle (False when the cycle is done): a
+        whole read of a place, or the asks that settle one tile the read left
+        in flux there (Scanner.settle: an ask takes about 6 ms on the board,
+        where a rack's read takes 85 to 200), so a laid tile is confirmed,
+        and a lifted one gone, within the step after the read that saw it.
+        An unknown tag (no UID to ask for) or more than _ASK_MAX tiles in flux
+        (a deal, a rack cleared) has the place read whole again instead, up
+        to `gone` times, the place an arriving tile comes from first: the
+        filter moves a tile only once its old place has missed it. A move
+        taken (a step between two calls) plans the cycle anew from the places
+        where the next move can happen."""
         if self._plan_i >= self._plan_n:
             return False
+        if self._t >= TILES and self._again == 0 and self.accepted != self._planned:
+            self.scan_begin()  # a move was taken: the next one is read for first
         sc = self.scanner
         p = self._plan[self._plan_i]
-        if self._between != NOWHERE:
-            sc.scan_place(self._between)
-        sc.scan_place(p)
-        if self._again < sc.gone:
-            q = sc.arriving(p)
-            if q < 0 and sc.leaving(p, 1):
-                sc.probe(p)
-                if sc.leaving(p, sc.gone - 1):
-                    q = p + 1 if not p & 1 else NOWHERE
-            if q >= 0:
+        if self._t >= TILES:
+            if self._between != NOWHERE:
+                sc.scan_place(self._between)
+            sc.scan_place(p)
+            self._t = 0
+            if self._again < sc.gone and (
+                    0 < sc.unknown[p] < sc.arrive or sc.in_flux(p) > _ASK_MAX):
+                q = sc.arriving(p)
                 self._again += 1
-                self._between = q if q != p else NOWHERE
+                self._between = q if 0 <= q != p else NOWHERE
+                self._t = TILES
                 return True
+        t = sc.unsettled(p, self._t)
+        if t < TILES:
+            sc.settle(p, t)
+            self._t = t + 1
+            return True
+        self._t = TILES
         self._again = 0
         self._between = NOWHERE
         self._plan_i += 1

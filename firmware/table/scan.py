@@ -15,8 +15,10 @@ The filter never trusts one read (per tile, all counts in scans of a place):
 - a tile at Q is gone once Q has missed it in `gone` consecutive scans.
 A UID that is not enrolled counts as an unknown tag at a place once the same
 UID has been seen in `arrive` consecutive scans of that place (a phantom read
-is random and does not repeat). All state is bytearrays sized at construction; a scan allocates
-nothing.
+is random and does not repeat).
+A tile in flux after a read is settled at once by asking for it by its UID
+(ask, settle): each ask counts as a scan of that place for that tile alone.
+All state is bytearrays sized at construction; a scan allocates nothing.
 """
 
 from drivers.pn5180 import ANT_RACK, ANT_TRAY
@@ -91,28 +93,94 @@ class Scanner:
         self.errors[p] = 0
         self.update(p, r.uids, r.count)
 
-    def probe(self, p):
-        """Ask p's reader by UID for each tile at p missed in its last scan
-        (reader.find): up to gone - 1 misses in all, so a tile that left is
-        that close to gone within a few ms, and a whole read of p (with its
-        tray first) confirms it. A tile that answers is there again."""
+    def ask(self, p, t, tries):
+        """Ask p's reader up to `tries` times for tile t by its UID
+        (reader.find: a one-slot inventory, about 6 ms on the board where a
+        rack's whole read takes 85 to 200) and feed each answer to the filter
+        as a scan of p that looked for t alone. True if t answered; a reader
+        error is no evidence either way."""
         if self.skip >> (p >> 1) & 1:
-            return
+            return False
         r = self.readers[p >> 1]
-        loc = self.loc
-        miss = self.miss
-        n = self.gone - 1
         try:
             r.select_antenna(p & 1)
-            for t in range(TILES):
-                if loc[t] == p and 0 < miss[t] < n:
-                    k = r.find(self.enroll.uids, 8 * t, n - miss[t])
-                    miss[t] = 0 if k < n - miss[t] else n
-                    if self.idle is not None:
-                        self.idle()
+            k = r.find(self.enroll.uids, 8 * t, tries)
         except OSError:
             if self.errors[p] < 255:
                 self.errors[p] += 1
+            return False
+        finally:
+            if self.idle is not None:
+                self.idle()
+        self.errors[p] = 0
+        for _ in range(k):
+            if self.loc[t] == p:
+                self._missed_home(t)
+            elif self.cand[t] == p:
+                self._missed_cand(t)
+        if k < tries:
+            self._seen_at(t, p)
+        return k < tries
+
+    def unsettled(self, p, t0=0):
+        """The first tile from t0 on that the reads left in flux at p: seen
+        arriving there, or at home there and missed (not one in two places:
+        that is an alert the reads resolve); TILES if none."""
+        loc = self.loc
+        cand = self.cand
+        for t in range(t0, TILES):
+            if self.dual[t]:
+                continue
+            if cand[t] == p and self.cand_n[t] < self.arrive:
+                return t
+            if loc[t] == p and self.miss[t]:
+                return t
+        return TILES
+
+    def in_flux(self, p):
+        """How many tiles unsettled() would give at p."""
+        n = 0
+        t = self.unsettled(p)
+        while t < TILES:
+            n += 1
+            t = self.unsettled(p, t + 1)
+        return n
+
+    def settle(self, p, t):
+        """Settle tile t, in flux at p, by asks. Arriving: its old place is
+        asked first (the filter moves a tile only once its old place missed
+        it), then p until it has arrived or is missed. Missed at home: p is
+        asked until it answers or one ask short of gone, then the seat's
+        other antenna as many times (a rack's tile laid on the tray is a
+        move, not a tile gone), then p once more. Within a few tens of ms, where reads would
+        take a cycle."""
+        if self.cand[t] == p:
+            self._settle_arriving(p, t)
+        else:
+            self._settle_missed(p, t)
+        self._count_pending()
+
+    def _settle_arriving(self, p, t):
+        q = self.loc[t]
+        if q != NOWHERE and not self.miss[t]:
+            self.ask(q, t, 1)
+            if not self.miss[t]:
+                return  # still at its old place (in transit, in two places), or not asked
+        while self.cand[t] == p and self.cand_n[t] < self.arrive and self.ask(p, t, 1):
+            pass
+
+    def _settle_missed(self, p, t):
+        n = self.gone - 1 - self.miss[t]
+        if n > 0 and self.ask(p, t, n):
+            return  # there: a read missed it
+        o = p ^ 1
+        if self.cand[t] == NOWHERE or self.cand[t] == o:
+            # as many asks as home had: one missed would make a 杠 laid on the tray a discard
+            if self.cand[t] == o or self.ask(o, t, self.gone - 1):
+                while self.loc[t] == p and self.cand_n[t] < self.arrive and self.ask(o, t, 1):
+                    pass
+        if self.loc[t] == p and self.miss[t]:
+            self.ask(p, t, 1)
 
     def update(self, p, uids, count):
         """Feed one scan of place p: `count` UIDs of 8 bytes in `uids`."""
@@ -146,7 +214,6 @@ class Scanner:
                 self.unknown[p] = 1
         loc = self.loc
         cand = self.cand
-        pend = 0
         for t in range(TILES):
             if seen[t]:
                 seen[t] = 0
@@ -155,7 +222,12 @@ class Scanner:
                 self._missed_home(t)
             elif cand[t] == p:
                 self._missed_cand(t)
-            if cand[t] != NOWHERE:
+        self._count_pending()
+
+    def _count_pending(self):
+        pend = 0
+        for t in range(TILES):
+            if self.cand[t] != NOWHERE:
                 pend += 1
         self.pending = pend
 

@@ -150,28 +150,108 @@ def test_bad_parameters():
     raises(ValueError, Scanner, rig.readers, rig.enroll, 0, 3)
 
 
-def test_probe_takes_a_leaving_tile_to_one_miss_short_of_gone():
+def on_rack(seat, tiles):
+    """A Rig (gone 8) and its scanner with tiles settled on seat's rack."""
     rig = Rig(gone=8)
-    rig.put(0, 0, [40, 41])
+    rig.put(seat, 0, tiles)
     rig.cycle(2)
-    sc = rig.scanner
+    return rig, rig.scanner
+
+
+def test_a_laid_tile_is_confirmed_by_one_ask_not_a_second_read():
+    rig, sc = on_rack(0, [1, 2])
+    rig.put(0, 0, [3])
+    sc.scan_place(0)
+    scans = sc.scans
+    t = sc.unsettled(0)
+    assert t == 3 and sc.in_flux(0) == 1 and sc.loc[3] == NOWHERE
+    sc.settle(0, t)
+    assert sc.loc[3] == 0 and sc.pending == 0 and sc.scans == scans  # asked, not read
+    assert sc.unsettled(0) == 108
+
+
+def test_a_lifted_tile_is_gone_after_its_asks():
+    rig, sc = on_rack(0, [40, 41])
+    ch = sc.changes
     rig.take(0, 0, [40])
     sc.scan_place(0)
-    assert sc.miss[40] == 1 and sc.miss[41] == 0
-    sc.probe(0)  # asked by UID: 6 more misses, none for the tile still there
-    assert sc.miss[40] == 7 and sc.loc[40] == 0 and sc.miss[41] == 0
+    assert sc.miss[40] == 1 and sc.miss[41] == 0 and sc.unsettled(0) == 40
+    sc.settle(0, 40)  # asked by UID at the rack, the tray, the rack: 7 more misses
+    assert sc.loc[40] == NOWHERE and sc.loc[41] == 0 and sc.miss[41] == 0
+    assert sc.changes == ch + 1 and sc.unsettled(0) == 108
+
+
+def test_a_lifted_tile_is_gone_only_once_its_tray_missed_as_many_asks():
+    rig, sc = on_rack(0, [42])
+    rig.take(0, 0, [42])
     sc.scan_place(0)
-    assert sc.loc[40] == NOWHERE and sc.loc[41] == 0
+    asked = rig.sims[0].requests
+    sc.settle(0, 42)  # a 杠 laid on the tray and missed by one ask would read as a discard
+    assert rig.sims[0].requests - asked == 6 + 7 + 1  # the rack, the tray, the rack
+    assert sc.loc[42] == NOWHERE
 
 
-def test_probe_finds_a_tile_a_read_missed():
+def test_a_tile_laid_from_the_rack_on_the_tray_moves_there():
+    rig, sc = on_rack(1, [44, 45])
+    rig.take(1, 0, [44])
+    rig.put(1, 1, [44])
+    sc.scan_place(2)
+    sc.settle(2, 44)
+    assert sc.loc[44] == 3 and sc.cand[44] == NOWHERE and sc.loc[45] == 2
+
+
+def test_an_ask_puts_right_a_read_that_missed_a_tile():
+    rig, sc = on_rack(1, [50])
+    sc.miss[50] = 1  # as after a missed read
+    assert sc.unsettled(2) == 50
+    sc.settle(2, 50)
+    assert sc.miss[50] == 0 and sc.loc[50] == 2
+
+
+def test_a_tile_moved_from_another_place_needs_its_old_place_to_miss_it():
     rig = Rig(gone=8)
-    rig.put(1, 0, [50])
+    rig.put(2, 0, [52])
+    rig.put(3, 0, [53])
     rig.cycle(2)
     sc = rig.scanner
-    sc.miss[50] = 1  # as after a missed read
-    sc.probe(2)
-    assert sc.miss[50] == 0 and sc.loc[50] == 2
+    rig.take(2, 0, [52])
+    rig.put(3, 1, [52])  # seat 2's tile laid on seat 3's tray
+    rig.put(3, 1, [53])  # seat 3's own, and still on its rack (a duplicated tag)
+    sc.scan_place(7)
+    assert sc.in_flux(7) == 2
+    sc.settle(7, 52)
+    sc.settle(7, 53)
+    assert sc.loc[52] == 7  # its old place missed it: moved
+    assert sc.loc[53] == 6 and sc.cand[53] == 7 and sc.cand_n[53] == 1  # left to the reads
+
+
+def test_a_move_is_not_taken_when_its_old_place_cannot_be_asked():
+    rig, sc = on_rack(1, [55])
+    rig.take(1, 0, [55])
+    rig.put(2, 0, [55])
+    sc.scan_place(4)
+    sc.skip = 2  # seat 1's reader down: its rack cannot say the tile left
+    sc.settle(4, 55)
+    assert sc.loc[55] == 2 and sc.dual[55] == 0 and sc.cand[55] == 4
+
+
+def test_a_tile_seen_once_on_the_tray_is_asked_there_to_end_its_move():
+    rig, sc = on_rack(0, [56])
+    rig.take(0, 0, [56])
+    rig.put(0, 1, [56])
+    sc.scan_place(1)  # the tray sees it once
+    sc.scan_place(0)  # the rack misses it once
+    assert sc.cand[56] == 1 and sc.unsettled(0) == 56
+    sc.settle(0, 56)
+    assert sc.loc[56] == 1 and sc.cand[56] == NOWHERE
+
+
+def test_an_ask_that_fails_is_no_evidence():
+    rig, sc = on_rack(0, [54])
+    sc.miss[54] = 1
+    sc.skip = 1  # seat 0's reader down: not asked
+    assert not sc.ask(0, 54, 3)
+    assert sc.miss[54] == 1 and sc.loc[54] == 0
 
 
 def test_a_tile_seen_once_elsewhere_is_moving_not_gone():
