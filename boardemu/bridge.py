@@ -199,6 +199,7 @@ class Chips:
         self.i2c_read = None  # its register pointer when a read began
         self.on_cut = None  # fn(ns, ops) called (lock released) when the power is cut
         self.boots = []  # (ns, kind) of each (re)start of the chip
+        self.shown = []  # emulated ns of each display write that changed what it shows
         self.first_scan = None
 
     # --- names of chips (fault control) ------------------------------------
@@ -296,6 +297,7 @@ class Chips:
             self._leds(bytes.fromhex(args[0]))
         elif op == "r":
             self._restart(ns, args[0])
+        # "u": the board wrote on its USB: the time is all (now_ns() stamps what the host reads)
         if quiet:
             return None
         if out:
@@ -317,7 +319,11 @@ class Chips:
         if dev is None:
             return
         if wr != "-":
+            ram = getattr(dev, "ram", None)
+            before = bytes(ram) if ram is not None else None
             dev.i2c_write(bytes.fromhex(wr))
+            if before is not None and bytes(ram) != before:
+                self.shown.append(self.now)
         if self.i2c_read is not None and nread:
             dev.ptr = self.i2c_read
             dev.i2c_read_into(bytearray(nread))  # the register pointer moves on

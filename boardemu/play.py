@@ -11,6 +11,7 @@ display), in steps of FRAME_MS of emulated time, run by the bridge between two
 bus events (the CPU paused), so the moves' timing is exact in emulated time.
 """
 
+import bisect
 import os
 import struct
 import sys
@@ -24,13 +25,14 @@ sys.path.insert(0, os.path.join(B.ROOT, "host"))
 
 import virtual_table as V  # noqa: E402
 from mjtable import link as L  # noqa: E402
+from mjtable import names  # noqa: E402
 from sichuan import game as G  # noqa: E402
 from sichuan import handlog  # noqa: E402
 
 FRAME_MS = 200  # a bot looks at the table this often (emulated ms); a key is held 2 frames
 SETTLE_MS = 300  # and moves this long after the table accepted its last move
 ALERT_MS = 2000  # an alert event counts as showing this long
-MOVES = {0: "deal", 1: "exchange", 2: "dingque", 3: "draw", 4: "discard"}  # action kinds
+SHOWN_MS = 100  # a display write this long after a move's acceptance still shows it
 STALL_NS = 60 * 10**9  # nothing new on the link this long (emulated): stuck
 EV_GAME = 0x40
 CMD_WATCH = 0x24
@@ -248,14 +250,27 @@ class BoardPlay:
 
     def latencies(self):
         """Each kind of move, from the bots making it to the table accepting it
-        on the link (emulated ms): {"draw": {"n", "median", "worst"}, ...}."""
-        w, lat = self.watch, {}
+        on the link, and to the first display write after it that changed what
+        a display shows, up to SHOWN_MS past the acceptance (a draw changes
+        none): emulated ms, {"draw": {"n", "median", "worst", "display": {"n",
+        "median", "worst"}}, ...}."""
+        w, lat, shown = self.watch, {}, self.board.chips.shown
         for i, (k, _s, _a) in enumerate(w.actions[:len(w.accepted_at)]):
-            if i + 1 in self.moved:
-                lat.setdefault(MOVES.get(k, str(k)), []).append(
-                    (w.accepted_at[i] - self.moved[i + 1]) / 1e6)
-        return {k: {"n": len(v), "median": sorted(v)[len(v) // 2], "worst": max(v)}
-                for k, v in sorted(lat.items())}
+            if i + 1 not in self.moved:
+                continue
+            name = names.ACTION_NAMES[k] if k < len(names.ACTION_NAMES) else str(k)
+            m, acc = self.moved[i + 1], w.accepted_at[i]
+            link, disp = lat.setdefault(name, ([], []))
+            link.append((acc - m) / 1e6)
+            j = bisect.bisect_right(shown, m)
+            if j < len(shown) and shown[j] <= acc + SHOWN_MS * 1_000_000:
+                disp.append((shown[j] - m) / 1e6)
+        out = {}
+        for k, (link, disp) in sorted(lat.items()):
+            out[k] = _stats(link)
+            if disp:
+                out[k]["display"] = _stats(disp)
+        return out
 
     def wait(self, timeout):
         """True when done within timeout (wall s)."""
@@ -269,6 +284,10 @@ class BoardPlay:
     def stop(self):
         self.done.set()
         self.watch.stop()
+
+
+def _stats(xs):
+    return {"n": len(xs), "median": sorted(xs)[len(xs) // 2], "worst": max(xs)}
 
 
 def first_actions(n):

@@ -16,6 +16,7 @@
 //     .P NS W N        I2C stop (no answer, like every event starting with ".")
 //     l NS HEX         the bytes a WS2812 chain on the LED pin took (one latch)
 //     t NS             the wake-up the bridge asked for (or a 10 ms heartbeat)
+//     u NS             (told, no answer) the board wrote on its USB CDC
 //     r NS KIND        the chip (re)started: "power" (first, after a cut) or "reset"
 //     x NS OPS         power cut after the OPSth flash program/erase (flash in --flash-file)
 //   each answer is "VALUE [directive]...": Bgpio,level,ns (drive an input pin at emulated ns),
@@ -235,6 +236,7 @@ class Board {
       if (this.opts.traceUsb) console.error(`[usb ${(this.nanos / 1e6).toFixed(3)}ms board->host]`, JSON.stringify(b.toString('latin1')));
       this.rx += b.toString('latin1');
       this.rxFlag = true;
+      if (this.bridge) this.bridge.tell(`u ${this.nanos}`); // before the host can read it
       if (this.tap) this.tap(b);
     };
     // Real-USB-like OUT handling: NAK (keep the transfer pending) while the host has

@@ -14,8 +14,10 @@ merged into build/bench.json as its "board" section:
   adjudicated for three seats (target < 5 ms), the worst single action and
   the watchdog's 8 s;
 - the bots playing (N accepted actions; --actions 0: the whole 8-hand match):
-  each move to its acceptance seen on the link (emulated ms; a laid tile to the
-  display showing it, target < 350 ms median), `logs pull` throughput.
+  each move to its acceptance seen on the link and to the first display
+  write after it that changed a display (emulated ms, BoardPlay.latencies();
+  a laid tile to the display showing it: target < 350 ms median; a draw
+  changes no display), `logs pull` throughput.
 Emulated times are exact for the emulator's cycle model (approximate: no XIP
 cache misses, no bus contention; docs/board.md).
 """
@@ -23,6 +25,7 @@ cache misses, no bus contention; docs/board.md).
 import argparse
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -66,12 +69,16 @@ def _probe(board, path, subst=None):
 
 
 def lay_tags(board, seed):
-    """Seat s: 14 tiles on the rack, 8 on the tray (the scan figures' load)."""
+    """Seat s: 14 tiles on the rack, 8 on the tray (the scan figures' load),
+    drawn at random as a deal would: consecutive tiles have consecutive UIDs
+    (virtual_table.tile_uid), whose first nibbles never collide, so a rack of
+    them reads in one round where a dealt rack takes three or four."""
     uids = []
+    tiles = random.Random(seed).sample(range(108), 4 * 22)
     with board.locked():
         for s in range(4):
-            rack = [V.tile_uid(seed, 27 * s + k) for k in range(14)]
-            tray = [V.tile_uid(seed, 27 * s + 14 + k) for k in range(8)]
+            rack = [V.tile_uid(seed, t) for t in tiles[22 * s:22 * s + 14]]
+            tray = [V.tile_uid(seed, t) for t in tiles[22 * s + 14:22 * s + 22]]
             board.table.readers[s].set_tags(0, rack)
             board.table.readers[s].set_tags(1, tray)
             uids.append((rack, tray))
