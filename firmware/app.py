@@ -83,8 +83,7 @@ async def scan_task(ctl, clock, wdt, sim, stats):
             while ctl.scan_next():
                 if ctl.scanner.changes != seen:  # a tile confirmed: into the game now
                     seen = ctl.scanner.changes
-                    ctl.step(clock())
-                    ctl.refresh(clock())  # and on the displays, not a display_task turn later
+                    ctl.step(clock())  # a move taken is on the displays at once (_apply)
                 await asyncio.sleep_ms(0)  # keys, displays and the link between two reads
         t1 = time.ticks_us()
         if sim is not None:

@@ -489,13 +489,13 @@ class Controller:
         w = self.writer
         if w is not None:
             w.record(a, evs)
-        self._flush(REC_ACT)
         self.accepted += 1
         self.last_action = a
         if a[1] == self.qing:
             self.qing = -1  # a 请胡 announced holds until the seat's next action
         self.alerts.clear(a[1])
         self.alerts.clear_table()
+        end = False
         for e in evs:
             k = e[0]
             if k == EV_PAY:
@@ -504,7 +504,14 @@ class Controller:
             elif k == EV_PHASE and G.claim_open(e[1]):
                 self.window_at = now
             elif k == EV_HAND_END:
-                self._end_hand(now)
+                end = True
+        # Shown before it is logged: on the board the log's sync takes ~50 ms
+        # (LittleFS copies the file's last block to a new one), and nothing
+        # waits on it but the host's stream of the record.
+        self.refresh(now)
+        self._flush(REC_ACT)
+        if end:
+            self._end_hand(now)
         return True
 
     def _end_hand(self, now):

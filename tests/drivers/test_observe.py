@@ -15,9 +15,9 @@ HANDS = (range(0, 14), range(14, 27), range(27, 40), range(40, 53))
 GIVE = ((0, 1, 2), (14, 15, 16), (27, 28, 29), (40, 41, 42))
 
 
-def opening():
+def opening(logs=None):
     """Deal, exchange (next seat), 定缺; returns the rig at seat 0's first discard."""
-    r = TableRig()
+    r = TableRig(logs=logs)
     r.frame(2)
     for s in range(4):
         r.put(s, 0, HANDS[s])
@@ -183,3 +183,24 @@ def test_a_new_match_with_fewer_players_deals_to_three_seats():
         assert r.until(lambda s=s: r.ctl.accepted == s + 1)
         assert r.ctl.last_action[:2] == (G.DEAL, s)
     assert r.ctl.game.phase != G.PH_DEAL
+
+
+def test_a_move_is_on_the_displays_before_its_record_is_logged():
+    # the board's log sync takes ~50 ms (LittleFS copies the file's last block)
+    from table.logstore import LogStore
+
+    r = opening(LogStore(scratch("shownfirst")))
+    log = r.ctl.log
+    append = log.append
+    colon = []
+
+    def spy(rtype, payload):
+        colon.append(r.table.displays[0].colon())
+        return append(rtype, payload)
+
+    log.append = spy
+    assert r.table.displays[0].colon()  # seat 0's turn
+    r.take(0, 0, [40])
+    assert r.until(lambda: r.ctl.last_action[:2] == (G.DISCARD, 0), 200)
+    assert colon and not colon[0]  # its turn was over on the display when logged
+    log.close()
