@@ -48,9 +48,10 @@ test-long: setup board-setup firmware uf2-check
 	MJ_BOARD_MATCH=1 $(BIN)/pytest -q tests/board -m board -k match
 	MJ_BOARD_LONG=1 $(BIN)/pytest -q -m board tests/board/test_faults_board.py
 
-# pytest-xdist: one worker per core; worksteal keeps both busy to the end.
+# pytest-xdist: one worker per core; worksteal keeps both busy to the end. The
+# slowest tests are listed at the end: the suite must stay under 10 minutes.
 test-py: setup
-	$(BIN)/pytest -n $(JOBS) --dist worksteal
+	$(BIN)/pytest -n $(JOBS) --dist worksteal --durations=12
 
 test-mp: setup
 	$(MP) tools/mptest.py tests/core tests/drivers
