@@ -250,10 +250,10 @@ class BoardPlay:
 
     def latencies(self):
         """Each kind of move, from the bots making it to the table accepting it
-        on the link, and to the first display write after it that changed what
-        a display shows, up to SHOWN_MS past the acceptance (a draw changes
-        none): emulated ms, {"draw": {"n", "median", "worst", "display": {"n",
-        "median", "worst"}}, ...}."""
+        on the link, and to the first display write that changed what a
+        display shows within SHOWN_MS of the acceptance (a draw changes none;
+        a blink in that window would count): emulated ms, {"draw": {"n",
+        "median", "worst", "display": {"n", "median", "worst"}}, ...}."""
         w, lat, shown = self.watch, {}, self.board.chips.shown
         for i, (k, _s, _a) in enumerate(w.actions[:len(w.accepted_at)]):
             if i + 1 not in self.moved:
@@ -262,8 +262,9 @@ class BoardPlay:
             m, acc = self.moved[i + 1], w.accepted_at[i]
             link, disp = lat.setdefault(name, ([], []))
             link.append((acc - m) / 1e6)
-            j = bisect.bisect_right(shown, m)
-            if j < len(shown) and shown[j] <= acc + SHOWN_MS * 1_000_000:
+            near = SHOWN_MS * 1_000_000  # the display is written in the step that took the move
+            j = bisect.bisect_right(shown, max(m, acc - near))
+            if j < len(shown) and shown[j] <= acc + near:
                 disp.append((shown[j] - m) / 1e6)
         out = {}
         for k, (link, disp) in sorted(lat.items()):

@@ -240,8 +240,11 @@ def table(r):
         % (p["accepted"], p["emulated_s"], p["wall_s"], "" if p["done"] else " NOT DONE"),
     ]
     for k, v in p["move_to_accepted_ms"].items():
-        lines.append("    %-9s move to accepted: median %.0f ms, worst %.0f ms (n %d)"
-                     % (k, v["median"], v["worst"], v["n"]))
+        d = v.get("display")
+        lines.append("    %-9s move to accepted: median %.0f ms, worst %.0f ms (n %d)%s"
+                     % (k, v["median"], v["worst"], v["n"], "" if d is None else
+                        "; to a display changed: median %.0f, worst %.0f (n %d)"
+                        % (d["median"], d["worst"], d["n"])))
     for k, v in r.get("link_commands", {}).items():
         lines.append("  mjtable %-20s exit %d  %s" % (k, v[0], " ".join(v[1])))
     lp = r["logs_pull"]
