@@ -200,6 +200,7 @@ class Chips:
         self.on_cut = None  # fn(ns, ops) called (lock released) when the power is cut
         self.boots = []  # (ns, kind) of each (re)start of the chip
         self.shown = []  # emulated ns of each display write that changed what it shows
+        self.usb_at = 0  # emulated ns of the board's last write on its USB
         self.first_scan = None
 
     # --- names of chips (fault control) ------------------------------------
@@ -297,7 +298,8 @@ class Chips:
             self._leds(bytes.fromhex(args[0]))
         elif op == "r":
             self._restart(ns, args[0])
-        # "u": the board wrote on its USB: the time is all (now_ns() stamps what the host reads)
+        elif op == "u":  # the board wrote on its USB: what the host reads next was sent by now
+            self.usb_at = ns
         if quiet:
             return None
         if out:
