@@ -30,7 +30,7 @@ def monitor_for(board, seconds):
     import subprocess
 
     try:
-        r = board.mjtable("monitor", "--brief", timeout=seconds, check=False)
+        r = board.mjtable("monitor", "--brief", T, SLOW, timeout=seconds, check=False)
         return r.stdout + r.stderr
     except subprocess.TimeoutExpired as e:
         out = e.stdout or b""
