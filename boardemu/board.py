@@ -4,7 +4,9 @@ package docstring for the API."""
 
 import contextlib
 import os
+import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -238,15 +240,49 @@ class EmuBoard:
 
     def mjtable(self, *args, timeout=600, check=True, port_flag=True):
         """`mjtable ARGS --port PTY`, the key in this board's key file (workdir/key)."""
-        exe = os.path.join(os.path.dirname(sys.executable), "mjtable")
-        cmd = [exe, *args] + (["--port", self.port] if port_flag else [])
-        env = dict(os.environ, MJTABLE_KEYFILE=self.key_file)
-        env.pop("MJTABLE_KEY", None)
+        cmd, env = self._mjtable_cmd(args, port_flag)
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
         if check and r.returncode:
             raise RuntimeError("%s: exit %d\n%s%s" % (" ".join(args), r.returncode, r.stdout,
                                                       r.stderr))
         return r
+
+    def mjtable_lines(self, *args, seconds=60, until=None):
+        """Run `mjtable ARGS --port PTY` (one that runs until stopped, such as
+        `monitor`) for at most `seconds` of wall time, or until until(lines)
+        is true of its output so far; then stop it with Ctrl-C. Its output
+        lines (stdout and stderr)."""
+        cmd, env = self._mjtable_cmd(args, True)
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+        fd = p.stdout.fileno()
+        out = b""
+        deadline = time.monotonic() + seconds
+        try:
+            while time.monotonic() < deadline:
+                if until and until(out.decode(errors="replace").splitlines()):
+                    break
+                if select.select([fd], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                    chunk = os.read(fd, 4096)
+                    if not chunk:
+                        break  # it ended by itself
+                    out += chunk
+        finally:
+            p.send_signal(signal.SIGINT)  # Ctrl-C, as a user stops it: it tells the table
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+            out += p.stdout.read()
+            p.stdout.close()
+        return out.decode(errors="replace").splitlines()
+
+    def _mjtable_cmd(self, args, port_flag):
+        exe = os.path.join(os.path.dirname(sys.executable), "mjtable")
+        cmd = [exe, *args] + (["--port", self.port] if port_flag else [])
+        env = dict(os.environ, MJTABLE_KEYFILE=self.key_file)
+        env.pop("MJTABLE_KEY", None)
+        return cmd, env
 
     def deploy(self, files=False, timeout=900):
         """`mjtable deploy --port PTY` (the version check included): its output."""
