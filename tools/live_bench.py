@@ -241,7 +241,7 @@ def shots(browser, tmp, out, tables=8):
 def section(quick=False, shots_dir=None):
     from playwright.sync_api import sync_playwright
 
-    secs = 4 if quick else 20
+    secs = 2 if quick else 20
     with tempfile.TemporaryDirectory(prefix="livebench") as tmp, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
         try:

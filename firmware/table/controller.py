@@ -168,7 +168,10 @@ class Controller:
             return 0x55 & allp  # the racks
         s = g.pseat if G.claim_open(ph) else g.turn
         every = 1 << 2 * s
-        often = 2 << 2 * s
+        # a discard or a 杠 leaves the rack first, and the rack's read asks
+        # the tray for what left (scan.settle): reading the tray as well
+        # would only delay the rack's next read, where the move shows
+        often = 0 if ph == G.PH_DRAW or ph == G.PH_DISCARD else 2 << 2 * s
         d = self.obs.due_seat
         if d >= 0:
             every |= 3 << 2 * d
@@ -219,7 +222,7 @@ class Controller:
         """One step of the planned cycle (False when the cycle is done): a
         whole read of a place, or the asks that settle one tile the read left
         in flux there (Scanner.settle: an ask takes about 6 ms on the board,
-        where a rack's read takes 85 to 200), so a laid tile is confirmed,
+        where a rack's read takes 85 to 225), so a laid tile is confirmed,
         and a lifted one gone, within the step after the read that saw it.
         An unknown tag (no UID to ask for) or more than _ASK_MAX tiles in flux
         (a deal, a rack cleared) has the place read whole again instead, up

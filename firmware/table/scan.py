@@ -96,7 +96,7 @@ class Scanner:
     def ask(self, p, t, tries):
         """Ask p's reader up to `tries` times for tile t by its UID
         (reader.find: a one-slot inventory, about 6 ms on the board where a
-        rack's whole read takes 85 to 200) and feed each answer to the filter
+        rack's whole read takes 85 to 225) and feed each answer to the filter
         as a scan of p that looked for t alone. True if t answered; a reader
         error is no evidence either way."""
         if self.skip >> (p >> 1) & 1:

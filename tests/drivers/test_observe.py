@@ -15,8 +15,9 @@ HANDS = (range(0, 14), range(14, 27), range(27, 40), range(40, 53))
 GIVE = ((0, 1, 2), (14, 15, 16), (27, 28, 29), (40, 41, 42))
 
 
-def opening(logs=None):
-    """Deal, exchange (next seat), 定缺; returns the rig at seat 0's first discard."""
+def opening(logs=None, que0=B.TONG):
+    """Deal, exchange (next seat), 定缺 (seat 0's suit by key que0); returns
+    the rig at seat 0's first discard."""
     r = TableRig(logs=logs)
     r.frame(2)
     for s in range(4):
@@ -32,11 +33,11 @@ def opening(logs=None):
         r.put((s + 1) % 4, 0, GIVE[s])
     assert r.ctl.game.phase == G.PH_DINGQUE
     assert r.settle()
-    for s, key in ((0, B.TONG), (1, B.TIAO), (2, B.TIAO), (3, B.TIAO)):
+    for s, key in ((0, que0), (1, B.TIAO), (2, B.TIAO), (3, B.TIAO)):
         r.press(s, key)
         assert r.until(lambda s=s: r.ctl.last_action[:2] == (G.DINGQUE, s))
     g = r.ctl.game
-    assert g.phase == G.PH_DISCARD and g.turn == 0 and g.void[0] == 1
+    assert g.phase == G.PH_DISCARD and g.turn == 0 and g.void[0] == que0 - B.WAN
     assert r.settle()
     return r
 
@@ -204,3 +205,16 @@ def test_a_move_is_on_the_displays_before_its_record_is_logged():
     assert r.until(lambda: r.ctl.last_action[:2] == (G.DISCARD, 0), 200)
     assert colon and not colon[0]  # its turn was over on the display when logged
     log.close()
+
+
+def test_at_its_turn_the_rack_is_read_and_the_tray_asked():
+    # the turn seat's tray is left out of the focus (its reads would delay the
+    # rack's); a 暗杠 laid there is found by the asks that follow the rack's read
+    r = opening(que0=B.TIAO)  # holds no 条: a 杠 is open to it
+    f = r.ctl.focus()
+    assert f & 1 and not f & 2 and not f >> 16 & 2
+    r.take(0, 0, [4, 5, 6, 7])  # 2m x4
+    r.put(0, 1, [4, 5, 6, 7])
+    assert r.until(lambda: r.ctl.accepted == 13)
+    assert r.ctl.last_action[:3] == (G.ANGANG, 0, 1)
+    assert r.ctl.alerts.code[0] == 0

@@ -148,6 +148,20 @@ def test_deep_collision_needs_many_rounds():
     assert d.rounds == 1 + 11
 
 
+def test_eof_alone_is_configured_once_a_round():
+    # TX_CONFIG keeps its value between slots, and LOAD_RF_CONFIG (each
+    # round's start) restores it: one AND-mask write a round, not one a slot
+    bus, (sim,), (d,) = make()
+    d.inventory()
+    assert sim.eofs == 15 and sim.tx_config_writes == 1
+    for t in rand_tags(7, 14):
+        sim.put(0, t)
+    assert d.inventory() == 14 and d.rounds >= 2
+    assert sim.tx_config_writes == 1 + d.rounds and sim.bad_commands == 0
+    d.inventory()  # and again: nothing left over from the last round
+    assert d.count == 14 and sim.bad_commands == 0
+
+
 def test_same_uid_twice_reads_as_one():
     bus, (sim,), (d,) = make()
     t = tag(0x42)

@@ -18,6 +18,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 PYTEST = [sys.executable, "-m", "pytest"]
@@ -30,23 +32,25 @@ def _run(cmd, **kw):
 DUAL = ["tests/core", "tests/drivers"]  # the suites that run on both interpreters
 
 
-def _pytest_core_count():
-    p = _run(PYTEST + ["-o", "addopts=", "-p", "no:cacheprovider", "--collect-only", "-q"] + DUAL)
+def _pytest_core_count(folder):
+    p = _run(PYTEST + ["-o", "addopts=", "-p", "no:cacheprovider", "--collect-only", "-q", folder])
     assert p.returncode == 0, p.stdout + p.stderr
     ids = [ln for ln in p.stdout.splitlines() if "::" in ln]
     return len(ids), ids
 
 
-def test_micropython_runs_every_core_test():
+@pytest.mark.parametrize("folder", DUAL)  # one folder a test: xdist runs them side by side
+def test_micropython_runs_every_core_test(folder):
     assert os.path.exists(MICROPYTHON), "run `make setup` first: no " + MICROPYTHON
-    n_py, ids = _pytest_core_count()
+    n_py, ids = _pytest_core_count(folder)
     assert n_py > 100, n_py
-    p = _run([MICROPYTHON, "tools/mptest.py"] + DUAL)
+    p = _run([MICROPYTHON, "tools/mptest.py", folder])
     m = re.search(r"micropython: (\d+) passed, (\d+) failed", p.stdout)
     assert m, p.stdout + p.stderr
     passed, failed = int(m.group(1)), int(m.group(2))
     assert failed == 0 and p.returncode == 0, p.stdout[-4000:]
-    assert passed == n_py, "pytest collects %d dual tests, MicroPython ran %d" % (n_py, passed)
+    assert passed == n_py, "pytest collects %d tests in %s, MicroPython ran %d" % (
+        n_py, folder, passed)
 
 
 # The same computation on both interpreters; prints one JSON array a line.

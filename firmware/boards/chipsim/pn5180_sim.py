@@ -90,6 +90,7 @@ class PN5180Sim:
         self.bad_commands = 0
         self.requests = 0
         self.eofs = 0
+        self.tx_config_writes = 0
         self.phantoms = 0
         self.garble = 0  # the next so many single answers arrive with a bad CRC
         self.unplugged = False
@@ -250,6 +251,8 @@ class PN5180Sim:
             elif cmd == 0:
                 self.state = STATE_IDLE
         else:
+            if reg == TX_CONFIG:
+                self.tx_config_writes += 1
             self.regs[reg] = v
 
     def _read_reg(self, reg):
