@@ -241,16 +241,19 @@ def shots(browser, tmp, out, tables=8):
 def section(quick=False, shots_dir=None):
     from playwright.sync_api import sync_playwright
 
+    # quick (the test of the bench's keys): short cases, few browsers and tables
     secs = 2 if quick else 20
+    plain, tables = (1, 2) if quick else (9, 8)
     with tempfile.TemporaryDirectory(prefix="livebench") as tmp, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
         try:
             if shots_dir:
                 shots(browser, tmp, shots_dir)
-            ten = lambda base: [base + "/table/1"] * 9  # noqa: E731
+            ten = lambda base: [base + "/table/1"] * plain  # noqa: E731
             real = case(browser, 1, ten, 3 * secs, 1000, tmp)
             one = case(browser, 1, ten, secs, 100, tmp)
-            eight = case(browser, 8, lambda base: ["%s/table/%d" % (base, i) for i in range(2, 9)],
+            eight = case(browser, tables, lambda base: ["%s/table/%d" % (base, i)
+                                                        for i in range(2, tables + 1)],
                          secs, 150, tmp, event_page=True)
         finally:
             browser.close()

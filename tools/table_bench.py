@@ -209,8 +209,8 @@ def table_figures(heap=V.HEAP, seed=2026, build=True, hands=None, link=True):
 
 def section(quick=False):
     """The `table` section of build/bench.json (tools/bench.py): one match, its
-    first two hands when quick (the test of the bench's keys; no figure)."""
-    f = table_figures(hands=2 if quick else None, link=not quick)
+    first hand when quick (the test of the bench's keys; no figure)."""
+    f = table_figures(hands=1 if quick else None, link=not quick)
     # the whole firmware, as the board runs it: with the link's task
     peak = f["table_heap_live_peak_with_link_bytes"] or f["table_heap_live_peak_bytes"]
     f["targets"] = {
