@@ -221,7 +221,7 @@ class Controller:
     def scan_next(self):
         """One step of the planned cycle (False when the cycle is done): a
         whole read of a place, or the asks that settle one tile the read left
-        in flux there (Scanner.settle: an ask takes about 6 ms on the board,
+        in flux there (Scanner.settle: an ask takes 3 to 6 ms on the board,
         where a rack's read takes 85 to 225), so a laid tile is confirmed,
         and a lifted one gone, within the step after the read that saw it.
         An unknown tag (no UID to ask for) or more than _ASK_MAX tiles in flux

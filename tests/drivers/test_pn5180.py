@@ -400,6 +400,21 @@ def test_find_asks_one_tag_by_its_whole_uid():
     assert d.inventory() == 14  # and a whole inventory still works after it
 
 
+def test_find_with_a_short_mask_checks_the_whole_uid():
+    bus, (sim,), (d,) = make()
+    want = uid_bytes(0xE004010000AB1234)
+    stray = uid_bytes(0xE004010000CD1234)  # the same low 16 bits
+    sim.set_tags(0, [stray])
+    assert d.find(want, 0, 2, 16) == 2  # the stray answers; it is not the tile
+    assert d.find(want, 0, 2, 24) == 2  # 24 bits: the stray does not answer at all
+    assert d.find(stray, 0, 2, 16) == 0
+    sim.set_tags(0, [stray, want])
+    assert d.find(want, 0, 2, 16) == 0  # both answer: a collision counts as there
+    raises(ValueError, d.find, want, 0, 1, 12)
+    raises(ValueError, d.find, want, 0, 1, 72)
+    assert sim.bad_commands == 0 and sim.field is False
+
+
 def test_find_counts_the_asks_a_tag_misses():
     bus, (sim,), (d,) = make(miss_rate=0.5)
     sim.set_tags(0, [tag(1)])

@@ -44,6 +44,26 @@ def test_enroll_blob_roundtrip_and_bad_blob():
     raises(ValueError, f.load_blob, b"\x01" * 10)
 
 
+def test_enroll_ask_bits_tell_every_tile_apart():
+    e = Enrollment()
+    assert e.ask_bits() == 16  # nothing enrolled: the shortest mask
+    e.set(0, b"\x01\x02\x03\x04\x05\x06\x04\xe0")
+    e.set(1, b"\x01\x02\x09\x04\x05\x06\x04\xe0")  # the same low 16 bits
+    assert e.ask_bits() == 24
+    e.set(2, b"\x01\x02\x09\x04\x05\x07\x04\xe0")  # the same low 40 bits as tile 1
+    assert e.ask_bits() == 48
+    e.remove(2)
+    assert e.ask_bits() == 24
+    f = Enrollment()
+    for t in range(108):
+        f.set(t, tile_uid(t))
+    bits = f.ask_bits()
+    assert 16 <= bits <= 64 and bits % 8 == 0
+    nb = bits // 8
+    assert len(set(tile_uid(t)[:nb] for t in range(108))) == 108
+    assert bits == 16 or len(set(tile_uid(t)[:nb - 1] for t in range(108))) < 108
+
+
 def test_enroll_save_load():
     import os
 
