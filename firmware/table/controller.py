@@ -240,9 +240,9 @@ class Controller:
             if self._between != NOWHERE:
                 sc.scan_place(self._between)
             sc.scan_place(p)
-            self._t = 0
+            self._t = sc.flux_first  # the first tile the read left in flux at p
             if self._again < sc.gone and (
-                    0 < sc.unknown[p] < sc.arrive or sc.in_flux(p) > _ASK_MAX):
+                    0 < sc.unknown[p] < sc.arrive or sc.flux > _ASK_MAX):
                 q = sc.arriving(p)
                 self._again += 1
                 self._between = q if 0 <= q != p else NOWHERE

@@ -63,6 +63,10 @@ class Scanner:
         self.scans = 0
         self.changes = 0  # bumped on every confirmed change (observers poll it)
         self.pending = 0  # tiles on their way to a new place (candidates)
+        # of the place last read (scan_place): in_flux() and unsettled(), kept
+        # by update()'s own walk so a read costs one walk of the tiles, not three
+        self.flux = 0
+        self.flux_first = TILES
         # called after each inventory and each tile asked for: the board
         # samples its keys there, as a read blocks for up to ~100 ms
         self.idle = None
@@ -76,8 +80,10 @@ class Scanner:
         self.scan_place(seat * 2 + ANT_TRAY)
 
     def scan_place(self, p):
-        """Inventory place p (seat * 2 + antenna) and update the filter."""
+        """Inventory place p (seat * 2 + antenna) and update the filter;
+        flux and flux_first are then p's."""
         if self.skip >> (p >> 1) & 1:
+            self._flux_walk(p)
             return  # its reader is down: boards.pico Board.retry() takes it back
         r = self.readers[p >> 1]
         try:
@@ -86,6 +92,7 @@ class Scanner:
         except OSError:
             if self.errors[p] < 255:
                 self.errors[p] += 1
+            self._flux_walk(p)
             return  # an unreadable place is not evidence that tiles left
         finally:
             if self.idle is not None:
@@ -215,6 +222,13 @@ class Scanner:
                 self.unknown[p] = 1
         loc = self.loc
         cand = self.cand
+        miss = self.miss
+        cand_n = self.cand_n
+        dual = self.dual
+        arrive = self.arrive
+        pend = 0
+        flux = 0
+        first = TILES
         for t in range(TILES):
             if seen[t]:
                 seen[t] = 0
@@ -223,7 +237,20 @@ class Scanner:
                 self._missed_home(t)
             elif cand[t] == p:
                 self._missed_cand(t)
-        self._count_pending()
+            c = cand[t]  # each step changes tile t alone: its state is final here
+            if c != NOWHERE:
+                pend += 1
+            if not dual[t] and (c == p and cand_n[t] < arrive or loc[t] == p and miss[t]):
+                flux += 1  # what unsettled() gives
+                if first == TILES:
+                    first = t
+        self.pending = pend
+        self.flux = flux
+        self.flux_first = first
+
+    def _flux_walk(self, p):
+        self.flux = self.in_flux(p)
+        self.flux_first = self.unsettled(p)
 
     def _count_pending(self):
         pend = 0

@@ -190,6 +190,36 @@ def test_a_laid_tile_is_confirmed_by_one_ask_not_a_second_read():
     assert sc.unsettled(0) == 108
 
 
+def test_a_read_leaves_its_flux_as_the_walks_would_count_it():
+    # update() counts what in_flux() and unsettled() would give in its own walk
+    from boards.chipsim.rng import XorShift32
+
+    rig = Rig(miss_rate=0.2)
+    sc = rig.scanner
+    r = XorShift32(5)
+    where = {}
+    fluxed = 0
+    for step in range(120):
+        t = r.next() % 24
+        p = r.next() % 8
+        if t in where:
+            rig.take(where[t] >> 1, where[t] & 1, [t])
+            del where[t]
+        if r.next() % 3:
+            rig.put(p >> 1, p & 1, [t])
+            where[t] = p
+        q = r.next() % 8
+        sc.scan_place(q)
+        assert sc.flux == sc.in_flux(q) and sc.flux_first == sc.unsettled(q), step
+        fluxed += sc.flux > 0
+    assert fluxed > 10  # reads that left tiles in flux, not only quiet ones
+    rig.readers[1].busy_polls = 5
+    rig.sims[1].unplug()
+    sc.scan_place(2)  # an unreadable place: its flux by the walk
+    assert sc.errors[2] == 1
+    assert sc.flux == sc.in_flux(2) and sc.flux_first == sc.unsettled(2)
+
+
 def test_a_lifted_tile_is_gone_after_its_asks():
     rig, sc = on_rack(0, [40, 41])
     ch = sc.changes
