@@ -242,7 +242,7 @@ def section(quick=False, shots_dir=None):
     from playwright.sync_api import sync_playwright
 
     # quick (the test of the bench's keys): short cases, few browsers and tables
-    secs = 2 if quick else 20
+    secs = 1 if quick else 20
     plain, tables = (1, 2) if quick else (9, 8)
     with tempfile.TemporaryDirectory(prefix="livebench") as tmp, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)

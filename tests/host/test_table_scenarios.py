@@ -177,9 +177,9 @@ def test_bot_hands_with_missed_phantom_and_duplicate_reads():
     # firmware process and its virtual table, and the firmware polls for the
     # table's answers, so two matches on two cores can take longer than one
     # after the other (make test: 2 min 28 s against 1 min 41 s, 2026-11-30).
-    # make test plays 4 hands (the suit's 10 minutes); the whole matches'
+    # make test plays 2 hands (the suite's 10 minutes); the whole matches'
     # ends are played by the other match tests, and by make test-long here
-    total = int(os.environ.get("MJ_BOT_HANDS", "4"))
+    total = int(os.environ.get("MJ_BOT_HANDS", "2"))
     jobs = int(os.environ.get("MJ_BOT_JOBS", "1"))
     chunks = [(100 + i, min(8, total - 8 * i)) for i in range((total + 7) // 8)]
     results = forked.starmap(_bot_match, chunks, jobs)
