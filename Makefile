@@ -36,8 +36,9 @@ system-deps:
 	tools/system-deps.sh test
 
 # The long run of the faulty-reads bot test: 200 hands on the virtual table
-# with 5% missed reads and phantom, duplicated and unknown tags (`make test`
-# plays 2 of them); about half an hour on two cores, one 8-hand match per core.
+# with 5% missed reads and phantom, duplicated and unknown tags on the unix
+# port (`make test` plays one 8-hand match of them with the controller
+# in-process); about half an hour on two cores, one 8-hand match per core.
 # Then the board's long runs on the emulated Pico: the bots' whole match, and
 # the fault tests (chips stopping and coming back, the watchdog, a power cut
 # at every flash write of a hand's log); then the live page against the full
