@@ -471,12 +471,13 @@ class PN5180:
     def find(self, uids, off, tries, bits=64):
         """Ask up to `tries` times for the one tag whose UID is uids[off:off+8]
         on the selected antenna: a one-slot inventory masked with the UID's
-        low `bits` (16..64, whole bytes; ISO15693-3), about 4 ms of air where
-        a rack's inventory takes 110. With fewer than 64 bits another tag
-        may share the mask: a clean answer counts only if its whole UID is
-        the one asked for; a garbled answer or a collision counts as there
-        (a tag answered). Returns how many asks went unanswered before it
-        answered, or `tries` if it never did. Field on for the call only."""
+        low `bits` (16..64, whole bytes; ISO15693-3): with 16, 2.7 ms of air
+        when no tag answers and 6.4 when one does, where a rack of 14 takes
+        110. With fewer than 64 bits another tag may share the mask: a clean
+        answer counts only if its whole UID is the one asked for; a garbled
+        answer or a collision counts as there (a tag answered). Returns how
+        many asks went unanswered before it answered, or `tries` if it never
+        did. Field on for the call only."""
         if bits & 7 or not 16 <= bits <= 64:
             raise ValueError("bits: 16..64, whole bytes")
         self._field_on()
