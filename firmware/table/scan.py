@@ -133,7 +133,9 @@ class Scanner:
     def unsettled(self, p, t0=0):
         """The first tile from t0 on that the reads left in flux at p: seen
         arriving there, or at home there and missed (not one in two places:
-        that is an alert the reads resolve); TILES if none."""
+        that is an alert the reads resolve); TILES if none. update() inlines
+        the same test in its walk (a call a tile would cost more on the board
+        than the walk it saves): change both, test_scan checks they agree."""
         loc = self.loc
         cand = self.cand
         for t in range(t0, TILES):
@@ -241,7 +243,7 @@ class Scanner:
             if c != NOWHERE:
                 pend += 1
             if not dual[t] and (c == p and cand_n[t] < arrive or loc[t] == p and miss[t]):
-                flux += 1  # what unsettled() gives
+                flux += 1  # unsettled()'s test, inlined: keep the two alike
                 if first == TILES:
                     first = t
         self.pending = pend
