@@ -99,6 +99,30 @@ def _stats(lat):
             "max_ms": lat[-1], "within_200ms": round(sum(1 for x in lat if x <= TARGET_MS) / n, 4)}
 
 
+def cpu_s(want):
+    """CPU seconds (user + system) used so far by the processes for which
+    want(pid, comm) holds; a process gone meanwhile drops out (/proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/comm" % pid) as f:
+                if not want(pid, f.read().strip()):
+                    continue
+            with open("/proc/%s/stat" % pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
+def _browsers(pid, comm):
+    return comm.startswith("chromium")
+
+
 def _collect(pages):
     lat = []
     for pg in pages:
@@ -184,9 +208,16 @@ def case(browser, tables, plain_urls, seconds, pace, tmp, event_page=False):
         time.sleep(2.0)
         for pg in pages:
             pg.evaluate("window.liveLatency.length = 0")  # the first, whole state is not an update
+        server_pid = str(live.pid)
+        c0, s0, t0 = cpu_s(_browsers), cpu_s(lambda pid, _: pid == server_pid), time.monotonic()
         time.sleep(seconds)
+        c1, s1, t1 = cpu_s(_browsers), cpu_s(lambda pid, _: pid == server_pid), time.monotonic()
+        got = [pg.evaluate("window.liveLatency.length") for pg in pages]
         res = _stats(_collect(pages))
         res["browsers"] = len(plains) + len(pages)
+        # every table page gets table 1's pace; the event page, every table's
+        delivered = got[0] * (len(plains) + 1) + sum(got[1:])
+        res.update(_cpu(delivered, c1 - c0, s1 - s0, t1 - t0, got[0] * tables))
         res["server"] = server
         res["measured_pages"] = len(pages)
         return res
@@ -199,6 +230,19 @@ def case(browser, tables, plain_urls, seconds, pace, tmp, event_page=False):
             stop(live)
         for p in peers:
             p.close()
+
+
+def _cpu(delivered, browsers_s, server_s, wall_s, table_updates):
+    """What the case cost the machine: the browsers' CPU (every Chromium
+    process) per update a page got (delivered: all pages' updates), the
+    server's per update of a table (table_updates: all tables'), and the
+    cores the two kept busy."""
+    if not delivered:
+        return {}
+    return {"browser_cpu_ms_per_update": round(1000 * browsers_s / delivered, 1),
+            "server_cpu_ms_per_update": round(1000 * server_s / max(1, table_updates), 2),
+            "cores_busy": round((browsers_s + server_s) / wall_s, 2),
+            "cores": os.cpu_count()}
 
 
 def shots(browser, tmp, out, tables=8):
@@ -277,6 +321,11 @@ def table(r):
                 lines.append("  %-26s %8d %7d %7d %7d %7.1f%%" % (
                     name if label == "browser" else "  " + label, x["updates"], x["p50_ms"],
                     x["p95_ms"], x["max_ms"], 100 * x["within_200ms"]))
+        if "cores_busy" in s:
+            lines.append("    browsers' CPU %.1f ms an update each, the server's %.2f ms:"
+                         " together %.2f of %d cores busy" % (
+                             s["browser_cpu_ms_per_update"], s["server_cpu_ms_per_update"],
+                             s["cores_busy"], s["cores"]))
     ok = all(r[n].get("within_200ms", 0) == 1 for n in CASES)
     lines.append("  %-4s every update within %d ms in the browser" % ("PASS" if ok else "FAIL",
                                                                     TARGET_MS))
