@@ -320,6 +320,10 @@ def test_the_page_draws_the_table_move_by_move_and_survives_the_cable(tmp_path, 
                      and st["phase"] == "end")
         first = min(seen)
         assert first[1] > 1, "the page opened at the hand's start, not mid-hand"
+        # a page that falls behind draws the newest of the states waiting: busy
+        # for a second (the bots move every 40 ms), it skips most of them
+        page.evaluate("() => { const t = Date.now() + 1000; while (Date.now() < t) {} }")
+        page.wait_for_function("window.liveSuperseded.length >= 5", timeout=10000)
         # the public view hides the concealed hands (tile backs, counts kept)
         pub = browser.new_page()
         pub.goto(urls["public"] + "/table/1")
@@ -344,6 +348,7 @@ def test_the_page_draws_the_table_move_by_move_and_survives_the_cable(tmp_path, 
         n0 = int(page.evaluate("document.getElementById('table').dataset.hand"))
         seen2 = watch(page, lambda st, hand: hand not in ("", "-1") and int(hand) > n0
                       and st["actions"] > 2 and st["link"] == "ok")
+        superseded = [tuple(x) for x in page.evaluate("window.liveSuperseded")]
         stop(live)
         live = None
         hands = {h for h, _ in seen} | {h for h, _ in seen2}
@@ -354,12 +359,14 @@ def test_the_page_draws_the_table_move_by_move_and_survives_the_cable(tmp_path, 
                 continue
             assert drawn_state(st) == table_truth(XZ, logs[hand], n), (hand, n)
             checked += 1
-        # every move of the first whole hand was drawn, and all matched
+        # every move of the first whole hand reached the page: drawn (and
+        # matched), or replaced by a newer state that came before it was drawn
         whole = first[0] + 1
         moves = sum(1 for r in logs[whole] if r[0] == logfmt.T_ACT)
         drawn = {n for h, n in seen if h == whole}
-        assert set(range(1, moves + 1)) <= drawn, (moves, sorted(drawn))
-        assert checked >= moves
+        skipped = {n for h, n in superseded if h == whole}
+        assert set(range(1, moves + 1)) <= drawn | skipped, (moves, sorted(drawn))
+        assert checked >= moves - len(skipped) and len(skipped) < moves
     finally:
         if live is not None:
             stop(live)
