@@ -5,8 +5,8 @@
 //
 // Every message is a whole state, so a page that falls behind (a slow
 // device; ten browsers on one small machine) draws only the newest of the
-// messages waiting, and the payments of those it skipped: drawing costs
-// 20 to 30 ms of CPU, reading a message well under one (docs/live.md).
+// messages waiting, and the payments of those it skipped: a draw costs a
+// browser about 20 ms of CPU, more than reading a message (docs/live.md).
 "use strict";
 
 const CONFIG = JSON.parse(document.getElementById("config").textContent);
