@@ -289,10 +289,17 @@ class EmuBoard:
         args = ["deploy"] + (["--files"] if files else [])
         return self.mjtable(*args, timeout=timeout).stdout
 
-    def reset(self):
-        """machine.reset() through the REPL (mpremote reset)."""
+    def reset(self, timeout=60.0):
+        """machine.reset() through the REPL (mpremote reset), returning once the
+        chip has restarted: chips.boots[-1] is then this boot, not the last."""
+        n = len(self.chips.boots)
         subprocess.run([_mpremote(), "connect", self.port, "reset"], capture_output=True,
                        timeout=120, check=True)
+        deadline = time.monotonic() + timeout
+        while len(self.chips.boots) == n:
+            if time.monotonic() > deadline:
+                raise TimeoutError("the board did not restart after mpremote reset")
+            time.sleep(0.05)
 
     def provision(self, key=KEY):
         """What a new owner does after the deploy: the table key (seat 0's 过 key,
