@@ -39,7 +39,8 @@ function stream(path, onSnap, onState) {
     void document.body.offsetHeight;  // style and layout done: what the next frame paints
     const now = Date.now();
     batch.forEach((s, i) => {
-      if (i < batch.length - 1) keep(window.liveSuperseded, [s.hand, s.actions]);
+      const superseded = i < batch.length - 1 && s.hand !== undefined;  // the event page's: no hand
+      if (superseded) keep(window.liveSuperseded, [s.hand, s.actions]);
       if (s.t) keep(window.liveLatency, now - s.t * 1000 - CONFIG.delay * 1000);
     });
   }

@@ -90,15 +90,33 @@ function tileDocument(face) {
 
 // Each face is drawn once per page, into an image URL: a tile on the page is
 // then one <img>, not a tree of SVG shapes (a table shows ~150 tiles and is
-// redrawn on every action; ten pages at once must keep up).
+// redrawn on every action; ten pages at once must keep up). The URL becomes a
+// bitmap of the face as soon as the page has made one: Chromium paints an SVG
+// image as its shapes each time the region is painted, which cost a third of
+// a page's CPU an update (docs/live.md); until then, and where no canvas
+// can, the SVG itself.
 const TILE_URLS = {};
 function tileURL(face) {
   let u = TILE_URLS[face];
   if (!u) {
     u = URL.createObjectURL(new Blob([tileDocument(face)], {type: "image/svg+xml"}));
     TILE_URLS[face] = u;
+    toBitmap(face, u);
   }
   return u;
+}
+
+const BITMAP_SCALE = 2;  // px of the bitmap per px of the art: sharp on a 2x screen
+function toBitmap(face, svgURL) {
+  const img = new Image();
+  img.src = svgURL;
+  img.decode().then(() => {
+    const c = document.createElement("canvas");
+    c.width = TILE_W * BITMAP_SCALE;
+    c.height = 84 * BITMAP_SCALE;
+    c.getContext("2d").drawImage(img, 0, 0, c.width, c.height);
+    c.toBlob(b => { if (b) TILE_URLS[face] = URL.createObjectURL(b); }, "image/png");
+  }).catch(() => {});  // the SVG stays
 }
 
 // One tile's markup: width in CSS px, opts.cls extra classes.
