@@ -152,7 +152,8 @@ def test_bench_quick_writes_all_keys(tmp_path):
     for t in core["targets"].values():
         assert isinstance(t["pass"], bool) and t["limit"] > 0
     live = data["live"]  # each case says what it cost the machine, where the page got updates
-    for name in ("one_table_ten_browsers_1s", "one_table_ten_browsers", "eight_tables"):
+    for name in ("one_table_ten_browsers_1s", "one_table_ten_browsers", "eight_tables_1s",
+                 "eight_tables"):
         case = live[name]
         if case.get("updates"):
             assert case["browser_cpu_ms_per_update"] > 0 and case["cores"] == os.cpu_count()
