@@ -434,6 +434,25 @@ def test_the_public_view_is_held_back_by_the_delay_the_referee_is_not():
         ex.submit(lambda: asyncio.run(go())).result()
 
 
+# The replay redrawn from step 0 to its step until every tile is a PNG (or 5 s):
+# each tile's image type and natural size.
+TILE_KINDS = """async () => {
+  const el = document.getElementById('table'), at = Number(el.dataset.step);
+  let kinds = [];
+  for (let i = 0; i < 50; i++) {
+    show(0); show(at);
+    kinds = await Promise.all(Array.from(el.querySelectorAll('.tile')).map(async t => {
+      const b = await (await fetch(t.src)).blob();
+      await t.decode().catch(() => {});
+      return `${b.type} ${t.naturalWidth}x${t.naturalHeight}`;
+    }));
+    if (kinds.every(k => k.startsWith('image/png'))) break;
+    await new Promise(r => setTimeout(r, 100));
+  }
+  return kinds;
+}"""
+
+
 def test_replay_steps_an_archived_hand_and_the_event_page_shows_every_table(tmp_path, browser):
     from mjtable import archive
     from test_hostcmds_e2e import build_log
@@ -456,6 +475,12 @@ def test_replay_steps_an_archived_hand_and_the_event_page_shows_every_table(tmp_
             assert drawn_state(read(page)) == table_truth(XZ, recs[: step + 1]), step
         page.keyboard.press("ArrowRight")
         assert page.evaluate("document.getElementById('table').dataset.step") == "41"
+        # each face shown becomes a bitmap twice the art's size (tiles.js); drawn again, the
+        # tiles use it, with the same faces
+        before = drawn_state(read(page))
+        kinds = page.evaluate(TILE_KINDS)
+        assert kinds and set(kinds) == {"image/png 120x168"}, kinds
+        assert drawn_state(read(page)) == before
         page.evaluate("show(1e9)")  # the last step: the hand's end
         assert read(page)["phase"] == "end"
         assert "Hand over" in page.inner_text("#table")
