@@ -5,10 +5,14 @@
 Tables: tools/hostlink_peer.py (the firmware's link and host commands on the
 MicroPython unix port, bots playing logged hands and streaming them live)
 behind real pseudo-terminals; one `mjtable live` server; pages in headless
-Chromium (Debian's, driven by Playwright). Each page records, per update,
-the ms from the host reading the table's event frame to the page drawn and
-laid out, what the next frame paints (live.js `liveLatency`; a forced layout,
-not an animation frame: a page in the background gets none). Cases:
+Chromium (Debian's), each window 1600 x 1000. Each page records, per update,
+when it drew it and the ms from the host reading the table's event frame to
+the page drawn and laid out, what the next frame paints (live.js
+`liveLatency`; a forced layout, not an animation frame: a page in the
+background gets none). Every page is measured: the ones Playwright drives
+directly, the others read over the DevTools protocol once the case is over.
+The server's part alone, ten WebSocket clients, is measured first, before
+the browsers start. Cases:
     one table, ten browsers (nine Chromium processes of their own, and the
         page Playwright drives and measures), the bots at an action a
         second (a quick real table) and at ten a second (the stress)
@@ -124,11 +128,9 @@ def _browsers(pid, comm):
     return comm.startswith("chromium")
 
 
-def _collect(pages):
-    lat = []
-    for pg in pages:
-        lat += [max(0, int(x)) for x in pg.evaluate("window.liveLatency")]
-    return lat
+def _latencies(entries, t0, t1):
+    """The ms of a page's liveLatency entries ([drawn at, ms]) drawn in [t0, t1] (s)."""
+    return [max(0, int(ms)) for at, ms in entries if t0 * 1000 <= at <= t1 * 1000]
 
 
 class Plain:
@@ -137,10 +139,34 @@ class Plain:
     as an event: ten driven pages measure the driver, not the server)."""
 
     def __init__(self, url, tmp, n):
+        # a profile of its own each time: an earlier case's DevToolsActivePort is stale
+        self.data_dir = tempfile.mkdtemp(prefix="chromium%d." % n, dir=tmp)
+        self.url = url
         self.proc = subprocess.Popen(
-            [CHROMIUM, *BROWSER_ARGS, "--user-data-dir=%s/chromium%d" % (tmp, n),
-             "--remote-debugging-port=0", url],
+            [CHROMIUM, *BROWSER_ARGS, "--user-data-dir=" + self.data_dir,
+             "--remote-debugging-port=0", "--window-size=1600,1000", url],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+    def evaluate(self, browser_type, js):
+        """js evaluated on this browser's page over the DevTools protocol once
+        live.js has loaded, the connection closed again (held open, Playwright
+        would take every WebSocket frame of the page as an event, as with a
+        driven page)."""
+        path = os.path.join(self.data_dir, "DevToolsActivePort")
+        deadline = time.monotonic() + 30
+        while not os.path.exists(path):
+            if time.monotonic() > deadline:
+                raise RuntimeError("chromium wrote no DevToolsActivePort")
+            time.sleep(0.1)
+        with open(path) as f:
+            port = int(f.readline())
+        cdp = browser_type.connect_over_cdp("http://127.0.0.1:%d" % port)
+        try:
+            page = next(pg for ctx in cdp.contexts for pg in ctx.pages if pg.url == self.url)
+            page.wait_for_function("window.liveLatency !== undefined", timeout=60000)
+            return page.evaluate(js)
+        finally:
+            cdp.close()
 
     def close(self):
         try:
@@ -184,8 +210,10 @@ def ws_latency(urls, seconds):
 
 
 def case(browser, tables, plain_urls, seconds, pace, tmp, event_page=False):
-    """Tables with bots, one live server; Playwright pages on table 1 (and the
-    event page), more browsers on plain_urls(base) as Plain processes."""
+    """Tables with bots, one live server; first ten WebSocket clients alone
+    (the server's part), then Playwright pages on table 1 (and the event
+    page) and more browsers on plain_urls(base) as Plain processes. Every
+    page's updates are measured, the plain ones read over CDP at the end."""
     peers = [Peer(os.path.join(tmp, "flash%d.img" % i), pace=pace, seed=i + 1,
                   table_id="LIVE%04d" % (i + 1)) for i in range(tables)]
     live = None
@@ -197,30 +225,35 @@ def case(browser, tables, plain_urls, seconds, pace, tmp, event_page=False):
             args += ["--table", "%s=Table %d" % (p.path, i + 1)]
         live, urls = start_live(*args)
         base = urls["public"]
+        ws = [base.replace("http:", "ws:") + "/ws/table/%d" % (i % tables + 1) for i in range(10)]
+        server = _stats(ws_latency(ws, seconds))
         plains = [Plain(u, tmp, i) for i, u in enumerate(plain_urls(base))]
         pages.append(browser.new_page(viewport={"width": 1600, "height": 1000}))
         pages[0].goto(base + "/table/1")
         if event_page:
             pages.append(browser.new_page(viewport={"width": 1600, "height": 1000}))
             pages[1].goto(base + "/")
-        ws = [base.replace("http:", "ws:") + "/ws/table/%d" % (i % tables + 1) for i in range(10)]
-        server = _stats(ws_latency(ws, seconds))  # ten clients, before the browsers load it
+        for b in plains:  # each has drawn the whole state before the case starts
+            b.evaluate(browser.browser_type, "window.liveLatency.length")
         _say("%d table(s), %d browsers" % (tables, len(plains) + len(pages)))
         time.sleep(2.0)
-        for pg in pages:
-            pg.evaluate("window.liveLatency.length = 0")  # the first, whole state is not an update
         server_pid = str(live.pid)
         c0, s0, t0 = cpu_s(_browsers), cpu_s(lambda pid, _: pid == server_pid), time.monotonic()
+        w0 = time.time()
         time.sleep(seconds)
         c1, s1, t1 = cpu_s(_browsers), cpu_s(lambda pid, _: pid == server_pid), time.monotonic()
-        got = [pg.evaluate("window.liveLatency.length") for pg in pages]
-        res = _stats(_collect(pages))
+        w1 = time.time()
+        got = [_latencies(pg.evaluate("window.liveLatency"), w0, w1) for pg in pages]
+        more = [_latencies(b.evaluate(browser.browser_type, "window.liveLatency"), w0, w1)
+                for b in plains]
+        res = _stats([x for lat in got + more for x in lat])
+        res["measured"] = _stats(got[0])  # the driven page alone, as before session 22
         res["browsers"] = len(plains) + len(pages)
-        # every table page gets table 1's pace; the event page, every table's
-        delivered = got[0] * (len(plains) + 1) + sum(got[1:])
-        res.update(_cpu(delivered, c1 - c0, s1 - s0, t1 - t0, got[0] * tables))
+        res["per_page_max_ms"] = [max(lat, default=None) for lat in got + more]
+        delivered = sum(len(lat) for lat in got + more)
+        res.update(_cpu(delivered, c1 - c0, s1 - s0, t1 - t0, len(got[0]) * tables))
         res["server"] = server
-        res["measured_pages"] = len(pages)
+        res["measured_pages"] = len(pages) + len(plains)
         return res
     finally:
         for pg in pages:
@@ -320,7 +353,8 @@ def table(r):
         if not s.get("updates"):
             lines.append("  %-26s no updates" % name)
             continue
-        for label, x in (("browser", s), ("server (10 ws clients)", s.get("server", {}))):
+        for label, x in (("browser", s), ("the driven page alone", s.get("measured", {})),
+                         ("server (10 ws clients)", s.get("server", {}))):
             if x.get("updates"):
                 lines.append("  %-26s %8d %7d %7d %7d %7.1f%%" % (
                     name if label == "browser" else "  " + label, x["updates"], x["p50_ms"],

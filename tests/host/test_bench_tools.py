@@ -158,4 +158,7 @@ def test_bench_quick_writes_all_keys(tmp_path):
         if case.get("updates"):
             assert case["browser_cpu_ms_per_update"] > 0 and case["cores"] == os.cpu_count()
             assert 0 < case["cores_busy"] <= case["cores"] + 0.5, case
+            # every browser's page is measured, the driven one's figure kept apart
+            assert case["measured_pages"] == case["browsers"] == len(case["per_page_max_ms"])
+            assert case["updates"] >= case["measured"]["updates"] > 0, case
     assert any(live[n].get("updates") for n in ("one_table_ten_browsers", "eight_tables"))

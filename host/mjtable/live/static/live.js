@@ -10,9 +10,9 @@
 "use strict";
 
 const CONFIG = JSON.parse(document.getElementById("config").textContent);
-// Latency of each update, ms from the host's reading of the table's event to
-// the page laid out with it or a newer state (what the next frame paints);
-// `make bench` reads it. liveSuperseded: [hand, actions] of the states that
+// Latency of each update: [when drawn (ms since the epoch), ms from the
+// host's reading of the table's event to the page laid out with it or a
+// newer state (what the next frame paints)]; `make bench` reads it. liveSuperseded: [hand, actions] of the states that
 // a newer one replaced before they were drawn (the browser tests read it).
 window.liveLatency = [];
 window.liveSuperseded = [];
@@ -41,7 +41,7 @@ function stream(path, onSnap, onState) {
     batch.forEach((s, i) => {
       const superseded = i < batch.length - 1 && s.hand !== undefined;  // the event page's: no hand
       if (superseded) keep(window.liveSuperseded, [s.hand, s.actions]);
-      if (s.t) keep(window.liveLatency, now - s.t * 1000 - CONFIG.delay * 1000);
+      if (s.t) keep(window.liveLatency, [now, now - s.t * 1000 - CONFIG.delay * 1000]);
     });
   }
   function open() {
