@@ -7,6 +7,7 @@ intruder would use it. Minutes of emulation: run by `make test-image`
 """
 
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -147,7 +148,7 @@ def test_image_locked_table_refuses_mpremote_until_the_key_button(tmp_path):
         b.stop()
 
 
-def test_stock_image_with_files_locked_table(tmp_path):
+def test_stock_image_with_files_locked_table_then_an_update(tmp_path):
     b = B.EmuBoard(workdir=str(tmp_path / "a")).start()
     try:
         b.provision_files()
@@ -156,6 +157,20 @@ def test_stock_image_with_files_locked_table(tmp_path):
         r = b.mjtable("deploy", "--files", check=False, timeout=900)
         assert r.returncode == 0 or "did not answer on the link" in r.stderr, r.stderr
         b = locked_then_maintenance(b)
+        # the owner's update: a firmware with one module changed, deployed
+        # onto the table running in maintenance (mpremote's Ctrl-C ends the
+        # controller; its watchdog must not reset the board mid-copy)
+        src = tmp_path / "firmware"
+        shutil.copytree(os.path.join(ROOT, "firmware"), src)
+        with open(src / "table" / "display.py", "a") as f:
+            f.write("\n\ndef _update_marker():\n    return 1\n")
+        b.table.release(0, KEY_GUO)  # the key button let go: the update's reset boots locked
+        out = b.mjtable("deploy", "--files", "--src", str(src), timeout=900).stdout
+        copied = [ln.split()[1] for ln in out.splitlines() if ln.startswith("copy ")]
+        assert copied == ["table/display.mpy"], out
+        assert "the board answers: firmware" in out, out
+        d = info(b)
+        assert d["usb"] == "locked" and not d.get("fault"), d
     finally:
         b.stop()
 
