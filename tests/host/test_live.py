@@ -194,6 +194,22 @@ def test_events_that_repeat_the_log_just_read_are_dropped():
     assert o.take((2, b"a")) == [(2, b"a")]
 
 
+def test_the_event_page_stars_the_seats_ahead_and_no_one_while_all_are_level():
+    from mjtable.live import hub
+
+    def leads(*totals):
+        seats = [{"seat": i, "name": "S%d" % i, "total": v, "alerts": []}
+                 for i, v in enumerate(totals)]
+        snap = {"table": 1, "name": "T", "id": "", "link": "ok", "hand": 1, "t": 0,
+                "seats": seats}
+        return hub.summary(snap)["leads"]
+
+    assert leads(0, 0, 0, 0) == [] and leads(5, 5, 5, 5) == []
+    assert leads(-2, 6, -2, -2) == [1]
+    assert leads(4, -8, 4, 0) == [0, 2]  # level at the top: both ahead
+    assert leads() == []
+
+
 def test_delays_and_addresses_are_checked():
     assert livecmd.parse_delay("30s") == 30 and livecmd.parse_delay("2m") == 120
     assert livecmd.parse_delay("500ms") == 0.5 and livecmd.parse_delay("12") == 12

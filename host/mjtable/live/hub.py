@@ -88,12 +88,14 @@ def summary(snap: dict) -> dict:
     """A table at a glance: the event page's row."""
     seats = snap.get("seats", [])
     totals = [s["total"] for s in seats]
-    lead = max(range(len(totals)), key=lambda i: totals[i]) if totals else -1
+    # the seats ahead: every seat on the top total, none while all are level
+    top = max(totals, default=0)
+    leads = [] if len(set(totals)) < 2 else [i for i, v in enumerate(totals) if v == top]
     alerts = [{"seat": s["seat"], "name": a["name"]} for s in seats for a in s["alerts"]]
     return {"table": snap["table"], "name": snap["name"], "id": snap["id"],
             "link": snap["link"], "hand": snap["hand"], "rules": snap.get("rules", ""),
             "phase": snap.get("phase", ""), "wall": snap.get("wall", 0),
-            "turn": snap.get("turn", -1), "totals": totals, "lead": lead,
+            "turn": snap.get("turn", -1), "totals": totals, "leads": leads,
             "names": [s["name"] for s in seats], "alerts": alerts,
             "over": snap.get("over", False), "t": snap["t"]}
 
