@@ -117,6 +117,37 @@ def test_the_model_follows_the_engine_record_by_record():
     assert len({p["key"] for p in pays}) == len(pays)
 
 
+def test_each_win_stays_on_its_seat_and_the_wall_end_shows_each_verdict():
+    from sichuan.settle import EV_CHECK, EV_WIN
+
+    seen = {"wins": 0, "checks": 0}
+    for seed in range(1, 13):
+        recs, _ = bot_records(seed)
+        head, acts = handlog.decode(b"".join(p for t, p in recs if t in (model.T_HEAD,
+                                                                           model.T_ACT)))
+        g = G.Game(XZ, head[2], head[3])
+        m = model.HandModel(feed.Rules())
+        m.feed(*recs[0])
+        wins: list = [[] for _ in range(g.np)]
+        checks = []
+        moves = [a for a in acts if a[0] == handlog.REC_ACTION]  # one a T_ACT record
+        for (t, p), r in zip(recs[1:-1], moves, strict=True):
+            for e in g.apply(r[1]):
+                if e[0] == EV_WIN:
+                    wins[e[1]].append((e[2], e[5], e[4]))
+                elif e[0] == EV_CHECK:
+                    checks.append((e[1], e[2], e[3]))
+            m.feed(t, p)
+            snap = m.snapshot()
+            got = [[(w["fan"], w["face"], w["from"]) for w in st["wins"]] for st in snap["seats"]]
+            assert got == wins, seed  # every win so far, not only the last action's
+        assert [(c["seat"], ("ready", "not_ready", "huazhu").index(c["status"]), c["fan"])
+                for c in snap["checks"]] == checks, seed
+        seen["wins"] += sum(map(len, wins))
+        seen["checks"] += len(checks)
+    assert seen["wins"] and seen["checks"]  # the seeds hold wins and a 流局 checked
+
+
 def test_a_lost_record_is_a_mismatch_not_a_wrong_picture():
     recs, _ = bot_records()
     for lost in range(2, len(recs) - 1):  # each action in turn dropped by the link

@@ -13,15 +13,19 @@ Snapshot (faces are 0..26: suit f // 9 = 万 筒 条, rank f % 9 + 1):
                 "drawn": 7 | -1, "melds": [{"kind": "peng", "face": 3}],
                 "discards": [{"face": 3, "claimed": true}], "void": 0..2 | -1,
                 "delta": -4, "total": -12, "won": false, "left": false,
-                "prompt": ["hu", "peng"], "alerts": [{"code": 1, ...}]}],
+                "prompt": ["hu", "peng"], "alerts": [{"code": 1, ...}],
+                "wins": [{"fan": 3, "flags": ["自摸"], "from": -1, "face": 5}]}],
      "claim": {"face": 12, "from": 2, "rob": false, "may": {"1": ["peng"]}} | null,
      "pays": [{"key": "h7.12.0", "payer": 1, "payee": 0, "amount": 2,
-               "why": "gang_an"}],
-     "wins": [{"seat": 0, "fan": 3, "flags": ["zimo"], "from": -1, "face": 5}],
+               "why": "gang_an", "why_zh": "暗杠 下雨"}],
+     "wins": [{"seat": 0, "fan": 3, "flags": ["自摸"], "from": -1, "face": 5}],
+     "checks": [{"seat": 2, "status": "ready", "status_zh": "听牌", "fan": 2}],
      "last": {"kind": "discard", "seat": 1, "face": 13 | -1}, "error": ""}
 "hand" is null when the view hides concealed tiles (spectators); "count"
-stays. "pays" are the payments of the last action, each with a key unique in
-the hand so a page animates each payment once.
+stays. "pays" and "wins" are those of the last action, each payment with a key
+unique in the hand so a page animates it once; a seat's "wins" are every win
+it has made this hand (血流成河: more than one); "checks" is the 流局 verdict
+(查花猪/查大叫) of each seat checked, once the wall is empty.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ import struct
 from sichuan import game as G
 from sichuan import handlog, meld
 from sichuan.claims import C_FEI, C_GANG, C_HU, C_PENG, ST_LEFT, ST_WON
-from sichuan.settle import EV_ACCEPTED, EV_PAY, EV_WIN
+from sichuan.settle import EV_ACCEPTED, EV_CHECK, EV_PAY, EV_WIN
 
 from .. import hands, names
 
@@ -63,6 +67,8 @@ class HandModel:
         self.alerts: list = []  # (seat, code, reason, action index when raised)
         self.pays: list = []
         self.wins: list = []
+        self.seat_wins: list = []  # per seat, every win this hand
+        self.checks: list = []
         self.last = None  # the last action: {"kind", "seat", "face" (-1: none shown)}
         self.error = ""
         self.broken = False
@@ -110,6 +116,7 @@ class HandModel:
         self.game = G.Game(self.rs, head[2], head[3])
         if len(self.before) < self.game.np:
             self.before += [0] * (self.game.np - len(self.before))
+        self.seat_wins = [[] for _ in range(self.game.np)]
 
     def _act(self, data: bytes) -> None:
         try:
@@ -132,13 +139,18 @@ class HandModel:
             for i, e in enumerate(evs):
                 if e[0] == EV_PAY:
                     why = names.PAY_NAMES[e[4]] if e[4] < len(names.PAY_NAMES) else str(e[4])
+                    zh = names.PAY_ZH[e[4]] if e[4] < len(names.PAY_ZH) else why
                     self.pays.append({"key": "h%d.%d.%d" % (self.hand_id, self.actions, i),
                                       "payer": e[1], "payee": e[2], "amount": e[3],
-                                      "why": why})
+                                      "why": why, "why_zh": zh})
                 elif e[0] == EV_WIN:
-                    self.wins.append({"seat": e[1], "fan": e[2],
-                                      "flags": names.flags_of(e[3], zh=True),
-                                      "from": e[4], "face": e[5]})
+                    w = {"fan": e[2], "flags": names.flags_of(e[3], zh=True), "from": e[4],
+                         "face": e[5]}
+                    self.wins.append(dict(w, seat=e[1]))
+                    self.seat_wins[e[1]].append(w)
+                elif e[0] == EV_CHECK:
+                    self.checks.append({"seat": e[1], "status": names.CHECK_NAMES[e[2]],
+                                        "status_zh": names.CHECK_ZH[e[2]], "fan": e[3]})
 
     # --- drawing ---
 
@@ -146,13 +158,15 @@ class HandModel:
         g = self.game
         if g is None:
             return {"rules": "", "phase": "none", "np": 0, "seats": [], "claim": None,
-                    "pays": [], "wins": [], "records": self.records, "actions": 0,
+                    "pays": [], "wins": [], "checks": [], "records": self.records,
+                    "actions": 0,
                     "over": self.over,
                     "last": None, "error": self.error, "wall": 0, "turn": -1, "dealer": -1}
         seats = [self._seat(s) for s in range(g.np)]
         return {"rules": self.rs.name, "phase": names.PHASE_NAMES[g.phase], "turn": g.turn,
                 "dealer": g.dealer, "wall": g.wall, "np": g.np, "seats": seats,
                 "claim": self._claim(), "pays": self.pays, "wins": self.wins,
+                "checks": self.checks,
                 "records": self.records, "actions": self.actions, "over": self.over,
                 "last": self.last,
                 "error": self.error}
@@ -179,7 +193,8 @@ class HandModel:
                 "void": g.void[s] if g.void[s] < 3 else -1, "delta": g.delta[s],
                 "total": self.before[s] + g.delta[s], "won": bool(g.status[s] & ST_WON),
                 "left": bool(g.status[s] & ST_LEFT),
-                "prompt": [n for bit, n in CLAIMS if mask & bit], "alerts": alerts}
+                "prompt": [n for bit, n in CLAIMS if mask & bit], "alerts": alerts,
+                "wins": self.seat_wins[s]}
 
     def _claim(self):
         g = self.game

@@ -20,6 +20,10 @@ function esc(s) {
 
 function signed(v) { return (v > 0 ? "+" : "") + v; }
 
+// A win's 番 as the engine counts them (doublings): none is 平胡, which texts
+// that count 1番 = x1 would call 1番 (docs/glossary.md).
+function fanText(f) { return f === 0 ? "平胡" : `${f}番`; }
+
 function meldHTML(m) {
   const n = m.kind === "peng" ? 3 : 4;
   let tiles = "";
@@ -45,14 +49,17 @@ function seatHTML(s, snap) {
   const disc = s.discards.map(d => tileSVG(d.face, {width: 28, cls: d.claimed ? "claimed" : ""})).join("");
   const voidb = s.void >= 0 ? `<span class="void suit${s.void}" title="定缺">缺${SUIT_BADGE[s.void]}</span>` : "";
   const dealer = snap.dealer === s.seat ? `<span class="dealer" title="庄家">庄</span>` : "";
-  const won = s.won ? `<span class="wonb">胡</span>` : "";
+  const won = s.won && !(s.wins || []).length ? `<span class="wonb">胡</span>` : "";
+  const wins = (s.wins || []).map(w => `<span class="wonb" title="${esc(w.flags.join(" "))}` +
+    `${w.from >= 0 ? " from " + esc(snap.seats[w.from].name) : ""}">胡 ` +
+    `${tileSVG(w.face, {width: 22})} ${fanText(w.fan)}</span>`).join("");
   const prompt = s.prompt.length ?
     `<span class="prompt">${s.prompt.map(p => CLAIM_ZH[p] || p).join(" ")}?</span>` : "";
   const alerts = s.alerts.map(a => `<div class="alert${a.by_key ? " bykey" : ""}" data-key="${a.key}">` +
     `⚠ ${esc(a.name)}${a.code === 7 ? ": " + esc(a.reason) : ""}</div>`).join("");
   return `<section class="seat ${PLACES[s.seat] || ""}${turn ? " turn" : ""}${s.won ? " won" : ""}"` +
     ` data-seat="${s.seat}">` +
-    `<header><span class="sname">${esc(s.name)}</span>${dealer}${voidb}${won}${prompt}` +
+    `<header><span class="sname">${esc(s.name)}</span>${dealer}${voidb}${won}${wins}${prompt}` +
     `<span class="points"><b class="total">${signed(s.total)}</b>` +
     `<small class="delta">${signed(s.delta)} this hand</small></span></header>` +
     `${alerts}<div class="rack"><span class="hand">${hand}</span>${drawn}` +
@@ -71,6 +78,27 @@ function lastHTML(last, names) {
   return `${esc(names[last.seat] || "")} ${ACTION_ZH[last.kind] || esc(last.kind)}${suit} ${tile}`;
 }
 
+// The last action's payments, netted per seat for each reason: "暗杠 下雨: East +6 · South -2 ..."
+function paysHTML(pays, names) {
+  const by = new Map();
+  pays.forEach(p => {
+    if (!by.has(p.why_zh)) by.set(p.why_zh, new Map());
+    const net = by.get(p.why_zh);
+    net.set(p.payer, (net.get(p.payer) || 0) - p.amount);
+    net.set(p.payee, (net.get(p.payee) || 0) + p.amount);
+  });
+  return Array.from(by, ([why, net]) => `<div class="pays">${esc(why)}: ` +
+    Array.from(net).filter(([, v]) => v).map(([s, v]) => `${esc(names[s] || "")} ${signed(v)}`)
+      .join(" · ") + `</div>`).join("");
+}
+
+// The 流局 verdicts (查花猪/查大叫): "West 听牌 2番 · North 没叫 · East 花猪"
+function checksHTML(checks, names) {
+  if (!checks || !checks.length) return "";
+  return `<div class="checks">` + checks.map(c => `${esc(names[c.seat] || "")} ${esc(c.status_zh)}` +
+    `${c.status === "ready" ? " " + fanText(c.fan) : ""}`).join(" · ") + `</div>`;
+}
+
 function centreHTML(snap) {
   const seats = snap.seats || [];
   const names = seats.map(s => s.name);
@@ -83,12 +111,13 @@ function centreHTML(snap) {
       `<ul>${who || "<li>no one</li>"}</ul></div>`;
   }
   const wins = (snap.wins || []).map(w => `<div class="win">${esc(names[w.seat])} 胡 ` +
-    `${tileSVG(w.face, {width: 28})} ${w.fan} 番 ${w.flags.join(" ")}` +
+    `${tileSVG(w.face, {width: 28})} ${fanText(w.fan)} ${w.flags.join(" ")}` +
     `${w.from >= 0 ? " from " + esc(names[w.from]) : ""}</div>`).join("");
   const turn = snap.turn >= 0 && !snap.over ? esc(names[snap.turn] || "") : "—";
   return `<div class="centre"><div class="wall"><b>${snap.wall}</b> tiles in the wall</div>` +
     `<div class="phase">${PHASE_ZH[snap.phase] || esc(snap.phase)} · turn: <b class="turnname">${turn}</b></div>` +
     `${claim}${wins}<div class="last">${lastHTML(snap.last, names)}</div>` +
+    `${paysHTML(snap.pays || [], names)}${checksHTML(snap.checks, names)}` +
     `${snap.over ? '<div class="over">Hand over</div>' : ""}` +
     `${snap.error ? `<div class="error">${esc(snap.error)}</div>` : ""}</div>`;
 }
