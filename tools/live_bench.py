@@ -14,11 +14,13 @@ directly, the others read over the DevTools protocol once the case is over.
 The server's part alone, ten WebSocket clients, is measured first, before
 the browsers start. Cases:
     one table, ten browsers (nine Chromium processes of their own, and the
-        page Playwright drives and measures), the bots at an action a
-        second (a quick real table) and at ten a second (the stress)
+        page Playwright drives), the bots at an action a second (a quick
+        real table) and at ten a second (the stress)
     eight tables, a browser on each table page and one on the event page
-        (measured: table 1's and the event page), the bots at an action a
-        second and at one every 150 ms (the stress)
+        (Playwright drives table 1's and the event page), the bots at an
+        action a second and at one every 150 ms (the stress)
+Each case's figures are over every page's updates; "measured" keeps the
+driven page's alone (the only one measured before session 22).
 Target: every update drawn within 200 ms (reported, never fails the build).
 --shots DIR also saves the table and event pages as PNG (docs/ for the README).
 """
