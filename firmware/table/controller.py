@@ -42,6 +42,7 @@ from table import alerts
 from table.alerts import Alerts
 from table.display import S_DINGQUE, S_EXCHANGE, S_IDLE, S_OFF, S_PLAY, S_QING, S_WON, TableDisplay
 from table.observe import Observer
+from table.recordlog import LogError
 from table.scan import NOWHERE, TILES, Scanner
 
 # controller states
@@ -362,39 +363,67 @@ class Controller:
             self.alerts.clear(s)
         self.display.clear_payments()
         self.writer = handlog.Writer(self.rs_crc, self.np, g.dealer, d, now, self._logbuf)
-        self._mark = 0
+        # The log file opens with the hand's first record after the head
+        # (_open_log): a table switched off while it waits for the deal leaves
+        # no log, where a head alone would reach the host as a hand cut short.
+        self._mark = len(self.writer.buf)  # the head, written at the open
         self.log = None
         self.log_failed = False
         self.down = 0  # the chips down now are logged again in this hand
-        if self.logs is not None:
-            # Let go of the room without a collection: the small allocations
-            # before the file opens land elsewhere, and the open's large one,
-            # failing, collects and finds the room's block.
-            self._room = None
-            self.log = self.logs.new_log()
-            self.log_id = self.log.log_id
-        self._flush(REC_HEAD)
         self.state = PLAY
         return True
+
+    def in_hand(self):
+        """True once the hand in play has begun: its first record logged (an
+        action, or an alert), or an action taken where no log is kept. A
+        table waiting for its deal is not in a hand: the host may push rules,
+        or start or end the match, and a match whose time is up ends there."""
+        w = self.writer
+        return self.state == PLAY and (self.log is not None or self.log_failed or (
+            w is not None and len(w.buf) > handlog.HEADER_LEN))
+
+    def _open_log(self):
+        """Open the hand's log and write its head: the log, or None (and
+        log_failed) if the store refuses or the flash fails: nothing
+        unlogged is accepted."""
+        # Let go of the room without a collection: the small allocations
+        # before the file opens land elsewhere, and the open's large one,
+        # failing, collects and finds the room's block.
+        self._room = None
+        w = self.writer
+        if self.logs is None or w is None:
+            return None
+        try:
+            log = self.logs.new_log()
+            self.log = log
+            self.log_id = log.log_id
+            log.append(REC_HEAD, w.buf[:handlog.HEADER_LEN])
+        except (OSError, ValueError, LogError):
+            self.log_failed = True
+            return None
+        return log
 
     def _flush(self, rtype):
         w = self.writer
         if w is None:
             return
-        if self.log is not None and len(w.buf) > self._mark:
+        if len(w.buf) > self._mark:
             self._append(rtype, w.buf[self._mark:])
         self._mark = len(w.buf)
 
     def _append(self, rtype, payload):
-        if self.log is None or self.log_failed:
+        if self.state != PLAY or self.log_failed or self.logs is None:
+            return
+        log = self.log if self.log is not None else self._open_log()
+        if log is None:
             return
         try:
-            self.log.append(rtype, payload)
+            log.append(rtype, payload)
         except (OSError, ValueError):
             self.log_failed = True  # stop the game: nothing unlogged is accepted
 
     def _log_alert(self, seat, code, reason, now):
-        if self.log is not None:
+        if self.state == PLAY:
             t = now & 0xFFFFFFFF
             self._append(REC_ALERT, bytes((seat, code, reason, t & 0xFF, (t >> 8) & 0xFF,
                                            (t >> 16) & 0xFF, t >> 24)))

@@ -14,6 +14,7 @@ from table import store
 KEY_FILE = "key"  # the table key (32 bytes), table.store format
 ENROLL_PLACE = 1  # the enrolment antenna: seat 0's tray (table.scan places)
 LINK_BURST = 8  # link frames handled per wake of the link task
+DEAL_WAIT = 5  # INFO state: a hand started (PLAY), its deal not yet begun
 
 
 class LiveLog:
@@ -118,12 +119,13 @@ class HostLink:
         `fault` the last one or why the board last reset (empty if none),
         `keys` the key events taken since boot and what the last did
         (table.controller K_*: 0 acted, else why not), `state` the
-        controller's state (IDLE..DONE) and the tiles it still reads
-        (a table waiting to be cleared says how many)."""
+        controller's state (IDLE..DONE, or DEAL_WAIT for a hand whose deal
+        has not begun) and the tiles it still reads (a table waiting to be
+        cleared says how many)."""
         c = self.ctl
+        st = c.state if c.state != C.PLAY or c.in_hand() else DEAL_WAIT
         health = "chips=%x\ncrashes=%d\nfault=%s\nkeys=%d,%d\nstate=%d,%d" % (
-            c.board.down, c.crashes, c.fault, c.keys_seen, c.key_why, c.state,
-            c.scanner.seen())
+            c.board.down, c.crashes, c.fault, c.keys_seen, c.key_why, st, c.scanner.seen())
         if c.state == C.DONE:
             return "play=\n" + health
         n = self.hands or c.rs[R.P_HANDS]
@@ -134,7 +136,7 @@ class HostLink:
         store.write(self.root + "/" + KEY_FILE, key)
 
     def busy(self):
-        return self.ctl.state == C.PLAY  # a hand in play
+        return self.ctl.in_hand()  # not while the table waits for its deal
 
     def current_log(self):
         ctl = self.ctl
@@ -195,7 +197,7 @@ class HostLink:
             now = self.ticks()
             over = time.ticks_diff(now, self.deadline)
             if over >= 0:  # time is up (T/TFMJ: 50 minutes)
-                if ctl.state == C.PLAY:  # this hand is the last: the seats say so, in turn
+                if ctl.in_hand():  # this hand is the last: the seats say so, in turn
                     ctl.last = True      # with the scores, 2 s each
                     ctl.display.text = None if over >> 11 & 1 else "LASt"
                 else:

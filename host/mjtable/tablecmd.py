@@ -170,7 +170,7 @@ def key_row(v: str) -> str:
 
 # the firmware's table.controller states
 STATES = ("waiting for an empty table", "a hand in play", "hand over: clear the table",
-          "log store full", "match over")
+          "log store full", "match over", "waiting for the deal")
 
 
 def state_row(v: str) -> str:

@@ -58,11 +58,21 @@ def test_match_start_sets_the_length_and_answers_where_its_hands_begin():
         r.close()
 
 
+def deal_first_rack(r):
+    """The table empty, then seat 0's rack dealt: the hand has begun."""
+    t = r.table
+    t.frame(3)
+    assert r.ctl.state == C.PLAY and not r.ctl.in_hand()  # waiting for its deal
+    t.put(0, 0, range(0, 14))
+    assert t.until(lambda: r.ctl.accepted == 1)
+    assert r.ctl.in_hand()
+
+
 def test_after_the_time_the_hand_in_play_is_the_last_and_the_seats_say_so():
     r = Rig()
     try:
         r.start(8, 60, 0)
-        r.ctl.state = C.PLAY
+        deal_first_rack(r)
         r.clock[0] += 59 * 1000
         r.hl.tick()
         assert not r.ctl.last and r.ctl.display.text is None
@@ -91,6 +101,40 @@ def test_time_up_between_hands_ends_the_match():
         assert r.ctl.state == C.IDLE and not r.ctl.last
         r.hl.tick()
         assert r.ctl.state == C.IDLE
+    finally:
+        r.close()
+
+
+def test_time_up_while_the_table_waits_for_its_deal_ends_the_match():
+    r = Rig()
+    try:
+        r.start(8, 60, 0)
+        r.table.frame(3)
+        assert r.ctl.state == C.PLAY and not r.ctl.in_hand()
+        r.clock[0] += 61 * 1000
+        r.hl.tick()  # no hand had begun: none is played after the time
+        assert r.ctl.state == C.DONE and not r.ctl.last
+    finally:
+        r.close()
+
+
+def test_the_host_may_end_the_match_while_the_table_waits_for_its_deal_not_in_a_hand():
+    r = Rig()
+    resp = bytearray(16)
+    try:
+        r.start(8, 0, 0)
+        r.table.frame(3)
+        assert r.ctl.state == C.PLAY and not r.ctl.in_hand()  # waiting for its deal
+        r.hl.host._cmd_match(bytes((HC.MATCH_END,)), resp)
+        assert r.ctl.state == C.DONE and r.ctl.logs._logs.list() == []  # no hand, no log
+        r.start(8, 0, 0)
+        deal_first_rack(r)
+        try:
+            r.hl.host._cmd_match(bytes((HC.MATCH_END,)), resp)
+            raise AssertionError("a match ended in the middle of a hand")
+        except F.LinkError as e:
+            assert e.code == F.E_BUSY
+        assert r.ctl.state == C.PLAY and r.ctl.logs._logs.list() == [1]
     finally:
         r.close()
 

@@ -108,13 +108,44 @@ def test_full_flash_refuses_a_new_hand_and_says_why():
     r.take(0, 0, HANDS[0])
     logs.reserve = 0  # the host took the logs
     r.frame(60)
-    assert r.ctl.state == PLAY and logs.list() == [1]
+    # the hand has begun; its log opens with its first record (no log for a
+    # table switched off before the deal)
+    assert r.ctl.state == PLAY and logs.list() == [] and r.ctl.log is None
     r.put(0, 0, HANDS[0])
     assert r.until(lambda: r.ctl.accepted == 1)
+    assert logs.list() == [1]
     log = logs.open_log(1)
     types = [rt for _, _, rt, _ in log.records()]
     log.close()
     assert types == [5, 1, 2]  # the link to the log before, the hand log header, the deal
+    for name in os.listdir(folder):
+        os.remove(folder + "/" + name)
+    os.rmdir(folder)
+
+
+def test_a_table_switched_off_before_the_deal_leaves_no_log():
+    import os
+
+    from table.controller import PLAY
+    from table.logstore import LogStore
+
+    folder = scratch("off")
+    logs = LogStore(folder)
+    r = TableRig(logs=logs)
+    r.frame(3)
+    assert r.ctl.state == PLAY and logs.list() == []  # waiting for the deal
+    # off and on again: a new controller on the same flash, nothing to pull
+    logs = LogStore(folder)
+    assert logs.list() == [] and not logs.repairs
+    r = TableRig(logs=logs)
+    r.frame(3)
+    r.put(0, 0, HANDS[0])
+    assert r.until(lambda: r.ctl.accepted == 1)
+    assert logs.list() == [1] and r.ctl.log_id == 1
+    log = logs.open_log(1)
+    types = [rt for _, _, rt, _ in log.records()]
+    log.close()
+    assert types == [5, 1, 2]  # the link, the head, the deal
     for name in os.listdir(folder):
         os.remove(folder + "/" + name)
     os.rmdir(folder)
