@@ -60,6 +60,7 @@ class Watch:
         # stand-in; an action record's own bytes do not depend on it)
         self.head = b"HL\x01" + bytes(handlog.HEADER_LEN - 3)
         self.errors = []
+        self.info_misses = 0  # INFOs between hands that got no answer in time
         self._stop = threading.Event()
         self._ready = threading.Event()
         self.link = None
@@ -101,6 +102,7 @@ class Watch:
         self.ready_ns = self.board.now_ns()
         self._ready.set()
         try:
+            asked = 0.0
             while not self._stop.is_set():
                 while lk.events:
                     kind, _seq, payload = lk.events.popleft()
@@ -109,12 +111,28 @@ class Watch:
                 got = lk.read_frame(time.monotonic() + 0.2)
                 if got is not None and got[0] == (EV_GAME | L.REPLY):
                     self._event(got[2])
+                if self.heads == self.ends and time.monotonic() - asked >= 1.0:
+                    asked = time.monotonic()
+                    self._deal_wait(lk)
             try:
                 lk.request(CMD_WATCH, b"\x00")
             except L.LinkError:
                 pass
         finally:
             lk.stream.close()
+
+    def _deal_wait(self, lk):
+        """Between two hands: INFO, once a second of wall time, for the table
+        waiting for its deal (state 5). The next hand's head comes only with
+        its deal (table/controller.py), so the bots learn of the start as a
+        host does, from INFO (the players at a table, from the displays)."""
+        try:
+            st = lk.info().get("state", "")
+        except L.LinkError:
+            self.info_misses += 1  # a slow board: asked again a second later
+            return
+        if st.split(",")[0] == "5" and self.heads == self.ends:
+            self.heads = self.ends + 1  # the hand after the last ended has begun
 
     def _event(self, payload):
         try:

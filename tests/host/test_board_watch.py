@@ -37,3 +37,30 @@ def test_a_watch_that_missed_hand_0s_head_counts_the_next():
     end(w)
     w.event(bytes([play.T_HEAD]) + b"h1")
     assert (w.heads, w.ends) == (2, 1)
+
+
+class InfoLink:
+    """INFO's answers, one per call: a state string, or None for no answer."""
+
+    def __init__(self, *states):
+        self.states = list(states)
+
+    def info(self):
+        st = self.states.pop(0)
+        if st is None:
+            raise play.L.LinkError(0, msg="no reply to command 0x01")
+        return {"state": st}
+
+
+def test_between_hands_the_deal_wait_on_info_starts_the_next_hand():
+    w = play.Watch(Clock())
+    end(w)  # hand 0 over; hand 1's head comes only with its deal
+    lk = InfoLink(None, "2,107", "5,0")
+    w._deal_wait(lk)  # no answer: counted, nothing assumed
+    assert (w.heads, w.ends, w.info_misses) == (1, 1, 1)
+    w._deal_wait(lk)  # hand over, the table not yet cleared: not yet
+    assert (w.heads, w.ends) == (1, 1)
+    w._deal_wait(lk)
+    assert (w.heads, w.ends) == (2, 1)
+    w.event(bytes([play.T_HEAD]) + b"h1")  # the deal's head: the same hand
+    assert (w.heads, w.ends) == (2, 1) and w.head == b"h1"
