@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.join(B.ROOT, "host"))
 
 import virtual_table as V  # noqa: E402
 from mjtable import link as L  # noqa: E402
-from mjtable import names  # noqa: E402
+from mjtable import names, tablecmd  # noqa: E402
 from sichuan import game as G  # noqa: E402
 from sichuan import handlog  # noqa: E402
 
@@ -127,11 +127,11 @@ class Watch:
         its deal (table/controller.py), so the bots learn of the start as a
         host does, from INFO (the players at a table, from the displays)."""
         try:
-            st = lk.info().get("state", "")
+            st = tablecmd.state_index(lk.info().get("state", ""))
         except L.LinkError:
             self.info_misses += 1  # a slow board: asked again a second later
             return
-        if st.split(",")[0] == "5" and self.heads == self.ends:
+        if st == tablecmd.DEAL_WAIT and self.heads == self.ends:
             self.heads = self.ends + 1  # the hand after the last ended has begun
 
     def _event(self, payload):
@@ -266,7 +266,8 @@ class BoardPlay:
             self._mark, self._since = mark, now
         elif not vt.finished and now - self._since > STALL_NS:
             vt.stuck = "stage %s: nothing new from the table for %d emulated s (%d actions, " \
-                "%d heads, %d ends)" % (vt.stage, STALL_NS // 10**9, *mark)
+                "%d heads, %d ends, %d INFOs unanswered)" % (
+                    vt.stage, STALL_NS // 10**9, *mark, w.info_misses)
             vt.finished = True
 
     def latencies(self):

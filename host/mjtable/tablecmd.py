@@ -171,12 +171,19 @@ def key_row(v: str) -> str:
 # the firmware's table.controller states
 STATES = ("waiting for an empty table", "a hand in play", "hand over: clear the table",
           "log store full", "match over", "waiting for the deal")
+DEAL_WAIT = 5  # a hand started, its deal not yet begun (the firmware's hostlink.DEAL_WAIT)
+
+
+def state_index(v: str) -> int:
+    """INFO `state` ("controller state,tiles read"): the state, -1 if unreadable."""
+    st = v.partition(",")[0]
+    return int(st) if st.isdigit() else -1
 
 
 def state_row(v: str) -> str:
     """INFO `state` (controller state, tiles still read) for people."""
     st, _, n = v.partition(",")
-    i = int(st) if st.isdigit() else -1
+    i = state_index(v)
     return "%s; %s tiles read" % (STATES[i] if 0 <= i < len(STATES) else "? (%s)" % st, n)
 
 
