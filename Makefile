@@ -20,6 +20,7 @@ $(STAMP): requirements.txt tools/stubs-requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --disable-pip-version-check -r requirements.txt
 	$(BIN)/pip install -q --disable-pip-version-check --no-deps -e .
+	$(BIN)/python tools/devpath.py
 	rm -rf $(STUBS)
 	$(BIN)/pip install -q --disable-pip-version-check --target $(STUBS) \
 	    -r tools/stubs-requirements.txt
@@ -58,13 +59,13 @@ test-mp: setup
 	$(MP) tools/mptest.py tests/core tests/drivers
 
 lint: setup
-	$(BIN)/ruff check firmware host tests tools image boardemu
+	$(BIN)/ruff check firmware host sim bench tests tools image
 
 typecheck: setup
 	$(BIN)/mypy --config-file tools/mypy-firmware.ini firmware
 
 firmware: setup
-	$(BIN)/python tools/build_firmware.py $(FW) build/firmware
+	$(BIN)/python -m mjtable.firmware.build $(FW) build/firmware
 
 # An 8-hand xuezhan match by bots on the virtual table, the firmware on the
 # MicroPython unix port, the four seat displays drawn live.
@@ -76,7 +77,7 @@ demo-calc: setup
 	$(BIN)/python tools/demo.py
 
 bench: setup firmware
-	$(BIN)/python tools/bench.py
+	$(BIN)/python bench
 
 # The table's own MicroPython image, the firmware frozen in (docs/image.md):
 # build/mjtable-pico.uf2 from MicroPython v1.28.0's source (MPY_SRC, else
@@ -91,14 +92,15 @@ uf2-check: setup
 	tools/system-deps.sh uf2
 	$(BIN)/python image/build.py --check-repro
 
-# The board harness (boardemu/, docs/board.md): rp2040js from npm, pinned by
-# boardemu/package-lock.json, into build/boardemu.
+# The board harness (sim/mjsim/boardemu/, docs/board.md): rp2040js from npm,
+# pinned by its package-lock.json, into build/boardemu.
 BOARD_NODE := build/boardemu/node_modules/rp2040js/package.json
+EMU     := sim/mjsim/boardemu
 board-setup: $(BOARD_NODE)
 
-$(BOARD_NODE): boardemu/package.json boardemu/package-lock.json
+$(BOARD_NODE): $(EMU)/package.json $(EMU)/package-lock.json
 	mkdir -p build/boardemu
-	cp boardemu/package.json boardemu/package-lock.json build/boardemu/
+	cp $(EMU)/package.json $(EMU)/package-lock.json build/boardemu/
 	cd build/boardemu && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
@@ -106,8 +108,8 @@ $(BOARD_NODE): boardemu/package.json boardemu/package-lock.json
 # build/bench.json ("board"); then the three images side by side ("image", the
 # live peaks from `make test-long`'s match runs); long (an hour and more).
 bench-board: setup board-setup firmware uf2
-	$(BIN)/python tools/bench_board.py
-	$(BIN)/python tools/bench_image.py
+	$(BIN)/python bench/bench_board.py
+	$(BIN)/python bench/bench_image.py
 
 # The table on the emulated Pico for a newcomer: the seat displays drawn live.
 board-demo: setup board-setup firmware

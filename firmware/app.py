@@ -3,11 +3,9 @@
 On the board (sys.platform "rp2"): boards.pico wiring, files on the Pico's
 LittleFS at /, the hardware watchdog fed by the scan task and, for one
 long step of the game, by a timer (table/watchdog.py: a scan task stuck
-for a minute resets the board). On the unix port:
-
-    micropython -X heapsize=128K main.py sim PORT FLASH_IMAGE [claim_ms [preset]]
-
-runs the same controller on boards.sim (app_sim.py).
+for a minute resets the board). On the MicroPython unix port the simulation
+room's entry (sim/mjsim/unixmain.py) builds the same controller with boot()
+and runs it with run() on a simulated board.
 
 Tasks: scan (each cycle: scan the focus seats, read the table into the
 game), keys (poll the seats' key expanders), display (displays and LEDs),
@@ -174,7 +172,7 @@ async def run(ctl, board, clock, wdt=None, sim=None, stats=None, hl=None):
     await asyncio.sleep_ms(0)
 
 
-def _collect():
+def collect():
     """A collection between the boot's steps. The allocator takes the lowest
     free block that fits, and garbage is not free until collected: without
     these, each step's long-lived objects land past the last step's
@@ -194,7 +192,7 @@ def boot(board, root, rs, enrollment_blob=None, claim_ms=5000):
     if status != store.OK and enrollment_blob is not None:
         en.load_blob(enrollment_blob)
         en.save(path)
-    _collect()
+    collect()
     logs = LogStore(root + "/" + LOG_DIR)
     for r in logs.repairs:  # a power cut tore the last record: cut off, kept out
         print("log %d repaired: %d B of a torn record %d cut" % r)
@@ -204,7 +202,7 @@ def boot(board, root, rs, enrollment_blob=None, claim_ms=5000):
     for b in range(12):  # bits as boards.pico Board.down
         if down >> b & 1:
             print("chip not answering:", ("reader", "display", "keys")[b >> 2] + str(b & 3))
-    _collect()
+    collect()
     ctl = C.Controller(board, rs, en, logs, claim_ms=claim_ms)
     st, why = store.load(root + "/" + RESET_FILE)
     if st != store.MISSING:
@@ -276,9 +274,9 @@ def main_board():
     # the link's USB interface first: adding it re-enumerates the device
     read, write, _ = usbport.open_stream()
     rs = active_rules("", PRESET)
-    _collect()
+    collect()
     board = pico.make(machine)
-    _collect()
+    collect()
     ctl = boot(board, "", rs)
     button = hostlink.key_button(board)  # after boot's board.init(): expanders set up
     usb = _usb_mode(key, button)
@@ -302,9 +300,10 @@ def main_board():
 
 
 def start(argv):
-    """The board's controller on the RP2040; `main.py sim ...` on the unix port.
-    On a locked board whatever ends the controller (an exception) is printed
-    and the board resets: the program never ends into the REPL."""
+    """The board's controller on the RP2040 (elsewhere, nothing: the unix
+    port's entry is mjsim.unixmain). On a locked board whatever ends the
+    controller (an exception) is printed and the board resets: the program
+    never ends into the REPL."""
     if sys.platform == "rp2":
         import machine
         from table import watchdog
@@ -319,11 +318,3 @@ def start(argv):
         if _locked:
             machine.reset()
         watchdog.off(machine)
-    elif len(argv) > 3 and argv[1] == "sim":
-        _sim(argv)
-
-
-def _sim(argv):
-    import app_sim  # the unix port's: the board never loads it
-
-    app_sim.main(argv)

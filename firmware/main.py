@@ -12,6 +12,6 @@ if sys.platform == "rp2":  # a keyed table: no Ctrl-C until app.py has seen the 
     except OSError:
         pass
 
-import app  # noqa: E402
+import app
 
 app.start(sys.argv)

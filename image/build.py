@@ -17,7 +17,7 @@ arm-none-eabi toolchain. Steps, each skipped when its output is there
 2. mpy-cross and picotool (picotool without USB: the SDK runs it to make
    the UF2 only);
 3. the board: image/MJTABLE_PICO copied into --work, the firmware's board
-   sources (tools/build_firmware.py's board_sources: constants folded,
+   sources (mjtable.firmware.build's board_sources: constants folded,
    CPython branches emptied) staged beside it in fw/, with mjbuild.py, the
    image's build facts (firmware version, git commit);
 4. the port's make with BOARD_DIR there and SOURCE_DATE_EPOCH the commit's
@@ -30,13 +30,14 @@ Prints the image's size, its SHA-256 and the wall time.
 
 import argparse
 import hashlib
-import importlib.util
 import os
 import re
 import shutil
 import subprocess
 import sys
 import time
+
+from mjtable.firmware import build as B
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOARD = "MJTABLE_PICO"
@@ -48,7 +49,8 @@ PICOTOOL_GIT = "https://github.com/raspberrypi/picotool.git"
 ARCHIVE = os.path.join("shared", "micropython", "micropython-1.28.0-rp2.tar.xz")
 DEFAULT_SRCS = (os.path.join(ROOT, "..", ARCHIVE), os.path.join(ROOT, "..", "..", ARCHIVE))
 # what the frozen firmware is made of: a change here is a new commit's image
-FIRMWARE_PATHS = ("firmware", "image", "tools/build_firmware.py", "tools/constfold.py")
+FIRMWARE_PATHS = ("firmware", "image", "host/mjtable/firmware/build.py",
+                  "host/mjtable/firmware/constfold.py")
 
 
 def run(cmd, log, env=None, cwd=None):
@@ -150,14 +152,6 @@ def mjbuild(version, commit_id):
             % (version, commit_id, version, commit_id))
 
 
-def _build_firmware():
-    path = os.path.join(ROOT, "tools", "build_firmware.py")
-    spec = importlib.util.spec_from_file_location("build_firmware", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def stage(work, version, commit_id):
     """The board folder the port builds: image/MJTABLE_PICO and, in its fw/,
     the firmware's board sources and mjbuild.py. Files are rewritten only
@@ -169,8 +163,11 @@ def stage(work, version, commit_id):
         if os.path.isfile(os.path.join(here, name)):
             with open(os.path.join(here, name), encoding="utf-8") as f:
                 want[name] = f.read()
-    for rel, text in _build_firmware().board_sources(os.path.join(ROOT, "firmware")).items():
+    src = os.path.join(ROOT, "firmware")
+    for rel, text in B.board_sources(src).items():
         want[os.path.join("fw", rel)] = text
+    with open(os.path.join(src, B.MANIFEST), encoding="utf-8") as f:
+        want[os.path.join("fw", B.MANIFEST)] = f.read()  # what the image's manifest includes
     want[os.path.join("fw", "mjbuild.py")] = mjbuild(version, commit_id)
     for rel, text in want.items():
         path = os.path.join(board, rel)

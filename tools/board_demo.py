@@ -17,14 +17,11 @@ import os
 import sys
 import time
 
+import table_demo
+from mjsim.boardemu import EmuBoard, play, skip_reason
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, ROOT)
-sys.path.insert(0, HERE)
-
-import table_demo  # noqa: E402
-
-from boardemu import EmuBoard, play, skip_reason  # noqa: E402
 
 
 def main(argv):

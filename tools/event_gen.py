@@ -15,18 +15,15 @@ import os
 import struct
 import sys
 
+import sichuan  # noqa: F401  (the micropython.const shim)
+from mjtable.referee import simcore
+from sichuan import handlog, presets
+from table import hostcmds
+from table.link import Link
+from table.logstore import LogStore
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-for p in (os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host")):
-    if p not in sys.path:
-        sys.path.insert(0, p)
-
-import sichuan  # noqa: E402,F401  (the micropython.const shim)
-from mjtable import simcore  # noqa: E402
-from sichuan import handlog, presets  # noqa: E402
-from table import hostcmds  # noqa: E402
-from table.link import Link  # noqa: E402
-from table.logstore import LogStore  # noqa: E402
 
 KEY = bytes(range(21, 53))
 RULES = "tfmj-2024"

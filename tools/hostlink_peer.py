@@ -1,6 +1,6 @@
 # A virtual table's firmware end for the host commands, on the MicroPython unix port:
 # the link (table.link) with table.hostcmds installed, storage on a real LittleFS
-# volume in a file (table.blockdev), and bots playing hands on the engine that are
+# volume in a file (mjsim.blockdev), and bots playing hands on the engine that are
 # logged (table.logstore, sealed with the table key) and streamed as live events.
 #   micropython tools/hostlink_peer.py PATH|--fd N [options]
 #     PATH: a tty (pty slave) set raw with VMIN=0; --fd N: an inherited pty master
@@ -22,14 +22,16 @@ ROOT = __file__.rsplit("/", 2)[0] if "/" in __file__ else ".."
 if ROOT == "tools":
     ROOT = "."
 sys.path.insert(0, ROOT + "/firmware")
+sys.path.insert(0, ROOT + "/sim")
 sys.path.insert(0, ROOT + "/tools")
 
 import botplay  # noqa: E402
+from mjsim import blockdev, ptyport  # noqa: E402
 from sichuan import game as G  # noqa: E402
 from sichuan import handlog, presets  # noqa: E402
 from sichuan.settle import EV_ACCEPTED  # noqa: E402
-from table import blockdev, hostcmds, ptyport, store  # noqa: E402
 from table import frame as F  # noqa: E402
+from table import hostcmds, store  # noqa: E402
 from table.link import Link  # noqa: E402
 from table.logstore import LogStore  # noqa: E402
 

@@ -16,9 +16,10 @@ ROOT = __file__.rsplit("/", 2)[0] if "/" in __file__ else ".."
 if ROOT == "tools":
     ROOT = "."
 sys.path.insert(0, ROOT + "/firmware")
+sys.path.insert(0, ROOT + "/sim")
 
+from mjsim import ptyport  # noqa: E402
 from table import frame as F  # noqa: E402
-from table import ptyport  # noqa: E402
 from table.link import Link  # noqa: E402
 from table.xfer import MemObjects, Transfers  # noqa: E402
 

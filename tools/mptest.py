@@ -38,8 +38,11 @@ def run_folder(folder, totals):
 
 
 def main():
+    # as tests/conftest.py: the firmware, the simulation room (its chip
+    # models), check.py shared by every dual suite
     sys.path.insert(0, ROOT + "/firmware")
-    sys.path.insert(0, ROOT + "/tests/core")  # check.py, shared by every dual suite
+    sys.path.insert(0, ROOT + "/sim")
+    sys.path.insert(0, ROOT + "/tests/core")
     folders = sys.argv[1:] or ["tests/core"]
     totals = [0, 0]
     for folder in folders:

@@ -8,25 +8,23 @@ Adding a command group is one import and one entry in COMMAND_MODULES.
 import argparse
 import sys
 
-from . import (
-    BadInput,
-    calccmd,
-    deploycmd,
-    enrollcmd,
-    exportcmd,
-    flashcmd,
-    logscmd,
-    monitorcmd,
-    replaycmd,
-    rescorecmd,
-    rulescmd,
-    settlecmd,
-    simcmd,
-    tablecmd,
-    virtualcmd,
-)
-from .event import cmd as eventcmd
-from .live import cmd as livecmd
+from mjtable import BadInput
+from mjtable.commands import calc as calccmd
+from mjtable.commands import deploy as deploycmd
+from mjtable.commands import enroll as enrollcmd
+from mjtable.commands import event as eventcmd
+from mjtable.commands import export as exportcmd
+from mjtable.commands import flash as flashcmd
+from mjtable.commands import live as livecmd
+from mjtable.commands import logs as logscmd
+from mjtable.commands import monitor as monitorcmd
+from mjtable.commands import replay as replaycmd
+from mjtable.commands import rescore as rescorecmd
+from mjtable.commands import rules as rulescmd
+from mjtable.commands import settle as settlecmd
+from mjtable.commands import sim as simcmd
+from mjtable.commands import table as tablecmd
+from mjtable.commands import virtual as virtualcmd
 
 COMMAND_MODULES = (
     calccmd,

@@ -15,7 +15,7 @@ try:  # a keyed table: Ctrl-C stays off (the board starts main.py so) until app.
 except OSError:
     micropython.kbd_intr(3)
 
-import mjbuild  # noqa: E402
+import mjbuild
 
 sys.path.remove(".frozen")
 sys.path.insert(0, ".frozen")

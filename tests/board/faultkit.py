@@ -1,6 +1,6 @@
 """Set-up of the board fault tests (tests/board/test_faults_board.py): the
 firmware as deployed, on a LittleFS image made here on the unix port
-(table/blockdev.py has the Pico's geometry and progsize), so a test boots
+(mjsim/blockdev.py has the Pico's geometry and progsize), so a test boots
 the emulated Pico straight into the table (main.py) without the 90 s of a
 `mjtable deploy` over the emulated USB (the board smoke test does that).
 The image holds what deploy puts on the board (deploycmd.manifest) and the
@@ -17,7 +17,9 @@ BUILD = os.path.join(ROOT, "build", "firmware")
 _SCRIPT = r"""
 import os, sys
 sys.path.insert(0, "firmware")
-from table import blockdev, store
+sys.path.insert(0, "sim")
+from table import store
+from mjsim import blockdev
 blockdev.mount(IMG, "/flash", fresh=True)
 for d in DIRS:
     os.mkdir("/flash/" + d)
@@ -37,12 +39,9 @@ def fs_image(workdir, seed=1, main=True):
     """Path of the deployed image (built once per firmware build and seed);
     main False: without main.py (the board boots to its REPL), or bytes: the
     main.py to boot into instead of the table's."""
-    import sys
 
-    from mjtable import deploycmd
-
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
-    from virtual_table import enrollment_blob
+    from mjsim.virtual import enrollment_blob
+    from mjtable.commands import deploy as deploycmd
 
     files = sorted(r for r in deploycmd.manifest(BUILD) if main is True or r != "main.py")
     h = hashlib.sha256(repr((seed, main)).encode())
@@ -65,8 +64,8 @@ def emu_board(fs_in, **kw):
     """An EmuBoard (not started) that boots from the LittleFS image fs_in."""
     import inspect
 
-    from boardemu import EmuBoard
-    from boardemu import board as B
+    from mjsim.boardemu import EmuBoard
+    from mjsim.boardemu import board as B
 
     if "fs_in" in inspect.signature(EmuBoard).parameters:
         return EmuBoard(fs_in=fs_in, **kw)

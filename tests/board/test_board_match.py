@@ -9,15 +9,12 @@ pull`. Hours of wall time: `make test-long` runs it (MJ_BOARD_MATCH=1)."""
 
 import json
 import os
-import sys
 import time
 
 import pytest
+from mjsim.boardemu import HEAP_TARGETS, EmuBoard, images, play, skip_reason
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-
-from boardemu import HEAP_TARGETS, EmuBoard, images, play, skip_reason  # noqa: E402
 
 pytestmark = pytest.mark.board
 if skip_reason():

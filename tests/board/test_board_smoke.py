@@ -6,14 +6,11 @@ info` and `mjtable logs pull` over the board's USB. Select with `-m board`.
 Wall time: about 100 s on two idle cores (the deploy is 40 of it)."""
 
 import os
-import sys
 
 import pytest
+from mjsim.boardemu import EmuBoard, play, skip_reason
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-
-from boardemu import EmuBoard, play, skip_reason  # noqa: E402
 
 pytestmark = pytest.mark.board
 if skip_reason():

@@ -16,17 +16,13 @@ import sys
 import time
 import zlib
 
+import faultkit
 import pytest
+from mjsim.boardemu.board import HERE as EMU_DIR
+from mjsim.boardemu.board import NODE_DIR, images, skip_reason
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-sys.path.insert(0, ROOT)
-
-import faultkit  # noqa: E402
-
-from boardemu.board import HERE as EMU_DIR  # noqa: E402
-from boardemu.board import NODE_DIR, images, skip_reason  # noqa: E402
 
 RUNNER = os.path.join(EMU_DIR, "runner.mjs")
 
@@ -57,7 +53,7 @@ def info(port, deadline_s=120.0):
 @contextlib.contextmanager
 def plain_board(d, main=True):
     """The emulated Pico with nothing on its buses, booting the image: the
-    harness's runner (boardemu/runner.mjs) without its bridge, so no chip
+    harness's runner (sim/mjsim/boardemu/runner.mjs) without its bridge, so no chip
     model answers. Yields its pty; the runner's log is d/runner.log."""
     port = os.path.join(d, "tty")
     env = dict(os.environ, RP2EMU_NODE_DIR=NODE_DIR, RP2EMU_BOOTROM=images()["bootrom"])
@@ -95,13 +91,13 @@ def test_no_chip_answering_the_link_answers_and_names_every_chip(bare):
 
 
 def _request(code, seq, payload=b""):
-    from mjtable import link as L
+    from mjtable.link import client as L
 
     return L.frame(code, seq, payload)
 
 
 def test_garbage_truncated_and_oversized_frames_change_nothing(bare):
-    from mjtable import link as L
+    from mjtable.link import client as L
 
     before = info(bare)
     rng = random.Random(5)
@@ -212,7 +208,7 @@ def test_a_stuck_task_resets_the_board_through_the_watchdog_and_the_next_boot_sa
     # board's LittleFS once the grace has run out, the feeds stop, the RP2040's
     # watchdog resets the chip 2 s later, and the firmware's next boot reports
     # the reason (INFO fault) and removes it.
-    from mjtable import link as L
+    from mjtable.link import client as L
 
     with open(os.path.join(faultkit.BUILD, "main.py"), "rb") as f:
         code = b"MAIN = %r\n" % f.read() + _STUCK

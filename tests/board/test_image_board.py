@@ -14,15 +14,11 @@ import threading
 import time
 
 import pytest
+from mjsim import boardemu
+from mjsim.boardemu import board as B
+from mjtable.commands import flash as flashcmd
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "host"))
-
-from mjtable import flashcmd  # noqa: E402
-
-import boardemu  # noqa: E402
-from boardemu import board as B  # noqa: E402
 
 IMAGE = os.path.join(ROOT, "build", "mjtable-pico.uf2")
 MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")

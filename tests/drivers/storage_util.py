@@ -8,7 +8,7 @@ CPython (pytest is imported only there) and a plain False elsewhere.
 import os
 import sys
 
-from table.blockdev import PROG_SIZE, FileBlockDev
+from mjsim.blockdev import PROG_SIZE, FileBlockDev
 
 TMP = "/tmp"
 MOUNT = "/lfs_test"

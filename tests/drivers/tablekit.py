@@ -2,9 +2,9 @@
 simulated PN5180 readers on one SPI bus, an enrollment of all 108 tiles with
 made-up ICODE-like UIDs, and helpers to put tiles on racks and trays."""
 
-from boards.chipsim.pn5180_sim import PN5180Sim, uid_bytes
-from boards.chipsim.spi import SPIBusSim
 from drivers.pn5180 import PN5180
+from mjsim.chipsim.pn5180_sim import PN5180Sim, uid_bytes
+from mjsim.chipsim.spi import SPIBusSim
 from table.enroll import Enrollment
 from table.scan import Scanner
 
@@ -59,7 +59,7 @@ class TableRig:
 
     def __init__(self, preset="xuezhan", claim_ms=2000, settle_ms=500, logs=None, seed=1,
                  miss_rate=0.0, phantom_rate=0.0, frame_ms=50):
-        from boards import sim
+        from mjsim import board as sim
         from sichuan import presets
         from table.controller import Controller
 

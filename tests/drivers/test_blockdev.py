@@ -1,4 +1,4 @@
-"""table.blockdev: the file-backed flash and its power-cut switch."""
+"""mjsim.blockdev: the file-backed flash and its power-cut switch."""
 
 try:
     from check import raises
@@ -11,8 +11,8 @@ except ImportError:  # tools/mptest.py puts only firmware/ and this folder on sy
 import os
 
 import storage_util as su
-from table import blockdev
-from table.blockdev import FileBlockDev
+from mjsim import blockdev
+from mjsim.blockdev import FileBlockDev
 
 
 def _dev(d, blocks=4, bs=64):

@@ -7,11 +7,11 @@ except ImportError:  # tools/mptest.py puts only firmware/ and this folder on sy
     from check import raises
 
 
-from boards.chipsim.i2c import I2CBusSim
-from boards.chipsim.mcp23017_sim import MCP23017Sim
 from drivers import buttons as B
 from drivers.buttons import LONG, SHORT, Buttons, event, index_of, kind_of, ticks_diff
 from drivers.mcp23017 import MCP23017
+from mjsim.chipsim.i2c import I2CBusSim
+from mjsim.chipsim.mcp23017_sim import MCP23017Sim
 
 
 class Port:

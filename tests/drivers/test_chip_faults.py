@@ -4,8 +4,8 @@ seat shows a chip alert, the other seats play on, the dead chip is not
 touched but by the board's retry, and a chip plugged back is
 re-initialised and taken back (boards.pico Board.down, Controller._chips)."""
 
-from boards.chipsim.ht16k33_sim import HT16K33Sim
-from boards.chipsim.mcp23017_sim import MCP23017Sim
+from mjsim.chipsim.ht16k33_sim import HT16K33Sim
+from mjsim.chipsim.mcp23017_sim import MCP23017Sim
 from sichuan import game as G
 from storage_util import scratch
 from table import alerts

@@ -1,7 +1,7 @@
-from boards.chipsim.ht16k33_sim import HT16K33Sim
-from boards.chipsim.i2c import I2CBusSim
 from drivers import ws2812
 from drivers.ht16k33 import HT16K33
+from mjsim.chipsim.ht16k33_sim import HT16K33Sim
+from mjsim.chipsim.i2c import I2CBusSim
 from table import alerts
 from table.display import S_DINGQUE, S_EXCHANGE, S_WON, TableDisplay, pay_text, score_text
 

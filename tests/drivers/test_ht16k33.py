@@ -6,10 +6,10 @@ except ImportError:  # tools/mptest.py puts only firmware/ and this folder on sy
     sys.path.append(__file__.rsplit("/", 2)[0] + "/core")
     from check import raises
 
-from boards.chipsim.ht16k33_sim import HT16K33Sim
-from boards.chipsim.i2c import EIO, I2CBusSim
 from drivers import ht16k33
 from drivers.ht16k33 import HT16K33
+from mjsim.chipsim.ht16k33_sim import HT16K33Sim
+from mjsim.chipsim.i2c import EIO, I2CBusSim
 
 
 def setup(addr=0x70):

@@ -10,13 +10,13 @@ if not hasattr(time, "ticks_ms"):  # CPython: MicroPython's wrapping ms clock, f
     time.ticks_add = lambda a, b: (a + b) & 0x3FFFFFFF
     time.ticks_diff = lambda a, b: ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
 
-from storage_util import rmtree, scratch  # noqa: E402
-from table import controller as C  # noqa: E402
-from table import frame as F  # noqa: E402
-from table import hostcmds as HC  # noqa: E402
-from table.hostlink import HostLink  # noqa: E402
-from table.logstore import LogStore  # noqa: E402
-from tablekit import TableRig  # noqa: E402
+from storage_util import rmtree, scratch
+from table import controller as C
+from table import frame as F
+from table import hostcmds as HC
+from table.hostlink import HostLink
+from table.logstore import LogStore
+from tablekit import TableRig
 
 KEY = bytes(range(9, 41))
 

@@ -147,7 +147,7 @@ def test_make_uses_the_table():
 
 def sim_board():
     """(chip simulators, the pico board made on them), every chip up."""
-    from boards.chipsim.machine_sim import SimMachine, SimTable
+    from mjsim.chipsim.machine_sim import SimMachine, SimTable
 
     table = SimTable(pico)
     board = pico.make(SimMachine(table), table)
@@ -195,7 +195,7 @@ def test_pico_board_runs_on_the_chip_simulators():
 
 
 def test_dead_seat_reported_not_fatal():
-    from boards.chipsim.machine_sim import SimMachine, SimTable
+    from mjsim.chipsim.machine_sim import SimMachine, SimTable
 
     table = SimTable(pico)
     table.i2c.detach(0x71)  # seat 1's display unplugged

@@ -6,12 +6,12 @@ except ImportError:  # tools/mptest.py puts only firmware/ and this folder on sy
     sys.path.append(__file__.rsplit("/", 2)[0] + "/core")
     from check import raises
 
-from boards.chipsim import pn5180_sim as S
-from boards.chipsim.pn5180_sim import PN5180Sim, uid_bytes, uid_int
-from boards.chipsim.rng import XorShift32
-from boards.chipsim.spi import SPIBusSim
 from drivers import pn5180
 from drivers.pn5180 import ANT_RACK, ANT_TRAY, PN5180
+from mjsim.chipsim import pn5180_sim as S
+from mjsim.chipsim.pn5180_sim import PN5180Sim, uid_bytes, uid_int
+from mjsim.chipsim.rng import XorShift32
+from mjsim.chipsim.spi import SPIBusSim
 
 
 def make(n_readers=1, frames=None, **kw):

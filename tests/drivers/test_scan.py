@@ -192,7 +192,7 @@ def test_a_laid_tile_is_confirmed_by_one_ask_not_a_second_read():
 
 def test_a_read_leaves_its_flux_as_the_walks_would_count_it():
     # update() counts what in_flux() and unsettled() would give in its own walk
-    from boards.chipsim.rng import XorShift32
+    from mjsim.chipsim.rng import XorShift32
 
     rig = Rig(miss_rate=0.2)
     sc = rig.scanner

@@ -28,7 +28,7 @@ def test_a_stored_ruleset_is_played_and_none_is_quiet(tmp_path, capsys):
 
 def test_mjtable_info_shows_what_the_boot_repaired(monkeypatch, capsys):
     from mjcall import call
-    from mjtable import findport
+    from mjtable.link import port as findport
 
     class Link:
         table_id = b"TESTTBL1"
@@ -46,7 +46,7 @@ def test_mjtable_info_shows_what_the_boot_repaired(monkeypatch, capsys):
 
 def test_mjtable_info_names_the_chips_not_answering_and_the_last_fault(monkeypatch, capsys):
     from mjcall import call
-    from mjtable import findport
+    from mjtable.link import port as findport
 
     class Link:
         table_id = b"TESTTBL1"
@@ -66,7 +66,7 @@ def test_mjtable_info_names_the_chips_not_answering_and_the_last_fault(monkeypat
 
 
 def test_the_watchdog_reason_is_reported_by_the_next_boot_once(tmp_path, capsys):
-    from boards import sim
+    from mjsim import board as sim
 
     board, _ = sim.make()
     for r in board.readers:

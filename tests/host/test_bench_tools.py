@@ -7,16 +7,12 @@ import os
 import subprocess
 import sys
 
+import benchhands
+import plainrec
 import pytest
+from sichuan import shape, tiles
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TOOLS = os.path.join(ROOT, "tools")
-if TOOLS not in sys.path:
-    sys.path.insert(0, TOOLS)
-
-import benchhands  # noqa: E402
-import plainrec  # noqa: E402
-from sichuan import shape, tiles  # noqa: E402
 
 WAITS = benchhands.wait_hands(300)
 WINS = benchhands.win_hands(300)
@@ -105,7 +101,7 @@ def test_plainrec_win_examples():
 @pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="needs the MicroPython unix port")
 def test_micropython_builds_the_same_hands():
     code = (
-        "import sys; sys.path.insert(0, 'tools'); import benchhands as b; "
+        "import sys; sys.path.insert(0, 'bench'); import benchhands as b; "
         "print(b.digest(b.wait_hands(300)), b.digest(b.win_hands(300)))"
     )
     out = subprocess.run([MICROPYTHON, "-c", code], cwd=ROOT, capture_output=True, text=True,
@@ -116,8 +112,8 @@ def test_micropython_builds_the_same_hands():
 @pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="needs the MicroPython unix port")
 def test_bench_quick_writes_all_keys(tmp_path):
     out = tmp_path / "bench.json"
-    run = subprocess.run([sys.executable, os.path.join(TOOLS, "bench.py"), "--quick", "--out",
-                          str(out)], cwd=ROOT, capture_output=True, text=True, check=False)
+    run = subprocess.run([sys.executable, "bench", "--quick", "--out", str(out)], cwd=ROOT,
+                         capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr
     assert "targets" in run.stdout
     data = json.loads(out.read_text())

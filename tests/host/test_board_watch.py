@@ -4,12 +4,10 @@ or after the booted table wrote hand 0's head. No emulator needed."""
 
 import os
 import struct
-import sys
+
+from mjsim.boardemu import play
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-
-from boardemu import play  # noqa: E402
 
 
 class Clock:

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 from mjcall import call
-from mjtable import calccmd
+from mjtable.commands import calc as calccmd
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MJTABLE = os.path.join(os.path.dirname(sys.executable), "mjtable")

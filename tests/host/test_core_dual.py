@@ -57,7 +57,8 @@ def test_micropython_runs_every_core_test(folder):
 _PROBE = r"""
 import sys
 sys.path.insert(0, "firmware")
-sys.path.insert(0, "host/mjtable")  # calc.py: the host's calculator, on both interpreters
+sys.path.insert(0, "sim")
+sys.path.insert(0, "host/mjtable/referee")  # calc.py: the host's calculator, on both interpreters
 sys.path.insert(0, "tests/core")  # check.lcg
 import json
 import calc

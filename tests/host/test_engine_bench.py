@@ -1,18 +1,16 @@
-"""tools/engine_bench.py: the `engine` figures of `make bench` (quick run)."""
+"""bench/bench_engine.py: the `engine` figures of `make bench` (quick run)."""
 
 import os
-import sys
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 
 
 @pytest.mark.skipif(not os.access(MICROPYTHON, os.X_OK), reason="no micropython")
 def test_quick_section_has_every_figure():
-    import engine_bench
+    import bench_engine as engine_bench
 
     e = engine_bench.section(quick=True)
     rates = e["simulator"]["hands_per_s"]
@@ -28,8 +26,8 @@ def test_quick_section_has_every_figure():
 
 
 def test_record_sizes_walk_the_whole_log():
-    import engine_bench
-    from mjtable import simcore
+    import bench_engine as engine_bench
+    from mjtable.referee import simcore
     from sichuan import handlog, presets
 
     buf = simcore.Sim(presets.get("xueliu"), 3).play_hand(True)["log"]

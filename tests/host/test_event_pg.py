@@ -6,16 +6,15 @@ offline laptop's SQLite archive synced in (`mjtable event sync`)."""
 import json
 import multiprocessing
 import os
-import sys
 
+import pgtemp
 import pytest
 from mjcall import call
-from mjtable import archive, logfmt
+from mjtable import archive
+from mjtable.logs import logfmt
 from test_event_standings import KEY, start_round  # noqa: F401
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import pgtemp  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -6,16 +6,15 @@ import hashlib
 import json
 import os
 import struct
-import sys
 
+import event_gen
 import pytest
 from mjcall import call
-from mjtable import BadInput, archive, logfmt
+from mjtable import BadInput, archive
 from mjtable.event import eventfile, standings, store
+from mjtable.logs import logfmt
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import event_gen  # noqa: E402
 
 KEY = event_gen.KEY
 TABLES, ROUNDS, HANDS = 2, 2, 8

@@ -6,7 +6,7 @@ tests/board/test_image_board.py's."""
 import struct
 
 from mjcall import call
-from mjtable import flashcmd
+from mjtable.commands import flash as flashcmd
 
 INFO = "UF2 Bootloader v3.0\r\nModel: Raspberry Pi RP2\r\nBoard-ID: RPI-RP2\r\n"
 MARK = b"mjtable-fw 0.5.0 0123456789ab"

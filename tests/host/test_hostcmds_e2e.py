@@ -13,8 +13,9 @@ import tty
 import pytest
 import serial
 from mjcall import call
-from mjtable import link as H
-from mjtable import logfmt, logscmd
+from mjtable.commands import logs as logscmd
+from mjtable.link import client as H
+from mjtable.logs import logfmt
 from sichuan import presets
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -236,7 +237,9 @@ def test_unauthenticated_changes_are_refused(table, env, capsys):
 
 
 def test_an_unplayable_variant_is_refused_with_its_reason(table, env, capsys):
-    from mjtable import BadInput, rulefile, tablecmd
+    from mjtable import BadInput
+    from mjtable.commands import table as tablecmd
+    from mjtable.rules import rulefile
 
     # what a 4-seat table cannot run (断卡根 for five): the host says so before sending
     (env / "five.toml").write_text('base = "duankagen"\nname = "five"\nplayers = 5\n')
@@ -294,30 +297,27 @@ def test_ack_only_with_the_head_of_the_log(table, env):
 
 
 def test_deploy_dry_run_lists_the_board_files(env, capsys):
-    from mjtable import deploycmd
+    from mjtable.commands import deploy as deploycmd
 
     build = env / "fw"
     code, out, _ = call(capsys, "deploy", "--dry-run", "--no-board", "--build", str(build))
     assert code == 0
     listed = {line.split()[2] for line in out.splitlines() if line.startswith("would copy")}
     src = os.path.join(ROOT, "firmware")
-    host_only = {"sichuan/tiles.py"}  # tools/build_firmware.HOST_ONLY
+    # firmware/ holds the board's modules and main.py; besides them only the
+    # manifest naming them and the notation the host alone imports
+    not_shipped = {"manifest.py", "sichuan/tiles.py"}
     want = set()
     for root, dirs, files in os.walk(src):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
         for name in files:
             if name.endswith(".py"):
                 rel = os.path.relpath(os.path.join(root, name), src)
-                if rel.startswith("boards/chipsim") or rel in ("boards/sim.py",
-                                                               "table/ptyport.py",
-                                                               "app_sim.py"):
-                    continue  # unix port only
-                if rel in host_only:
-                    continue  # the host's and the tests' only
+                if rel in not_shipped:
+                    continue
                 want.add(rel if rel in ("main.py", "boot.py") else rel[:-3] + ".mpy")
     assert listed == want
     assert "table/hostcmds.mpy" in listed and "boards/pico.mpy" in listed
-    assert "table/ptyport.mpy" not in listed and "boards/sim.mpy" not in listed
     # against a board that holds some of it: only what is new or changed
     local = deploycmd.manifest(str(build))
     remote = dict(local)
@@ -333,7 +333,8 @@ def test_deploy_dry_run_lists_the_board_files(env, capsys):
 def test_deploy_puts_the_packages_in_romfs_when_the_board_has_it(env, capsys, monkeypatch):
     import argparse
 
-    from mjtable import BadInput, deploycmd
+    from mjtable import BadInput
+    from mjtable.commands import deploy as deploycmd
 
     # what `mpremote romfs query` prints (mpremote/commands.py)
     assert deploycmd.rom_size("ROMFS is not enabled on this device\n") == 0
@@ -431,8 +432,10 @@ def test_deploy_checks_the_version_on_the_repl_port_when_no_usb_id_finds_the_lin
     link after the reset'."""
     import argparse
 
-    from mjtable import BadInput, deploycmd, findport
-    from mjtable import link as L
+    from mjtable import BadInput
+    from mjtable.commands import deploy as deploycmd
+    from mjtable.link import client as L
+    from mjtable.link import port as findport
 
     asked = []
 
@@ -462,7 +465,8 @@ def test_deploy_checks_the_version_on_the_repl_port_when_no_usb_id_finds_the_lin
 _DELETE = """
 import os, sys
 sys.path.insert(0, %r)
-from table import blockdev
+sys.path.insert(0, %r)
+from mjsim import blockdev
 blockdev.mount(%r, "/flash")
 os.remove("/flash/logs/h%d.log")
 """
@@ -473,6 +477,7 @@ def test_a_log_deleted_before_the_host_took_it_is_a_gap_and_the_match_incomplete
     Table(env).close()
     # someone at the REPL deletes hand 2's log from the flash, then the table restarts
     subprocess.run([MICROPYTHON, "-c", _DELETE % (os.path.join(ROOT, "firmware"),
+                                                  os.path.join(ROOT, "sim"),
                                                   str(env / "flash.img"), 2)], check=True)
     t = Table(env, hands=1, fresh=False)
     try:
@@ -531,7 +536,7 @@ def test_monitor_started_mid_hand_catches_up_and_names_tiles_and_wins(env, capsy
 
 
 def test_monitor_alerts_by_name():
-    from mjtable import monitorcmd
+    from mjtable.commands import monitor as monitorcmd
 
     lines = []
     v = monitorcmd.View(None, lines.append)
@@ -553,7 +558,7 @@ def test_two_deploys_at_once_do_not_share_a_build_folder(env, monkeypatch):
     # deploy copies: every file it copies must still be there.
     import argparse
 
-    from mjtable import deploycmd
+    from mjtable.commands import deploy as deploycmd
 
     build = str(env / "fw")
     src = os.path.join(ROOT, "firmware")

@@ -10,7 +10,7 @@ import zlib
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mjtable import link as H
+from mjtable.link import client as H
 from sichuan import presets
 from table import frame as F
 from table import hostcmds as HC

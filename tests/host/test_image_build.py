@@ -5,7 +5,7 @@ import importlib.util
 import os
 import subprocess
 
-from mjtable import flashcmd
+from mjtable.commands import flash as flashcmd
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -1,12 +1,12 @@
-"""The image's manifest (image/MJTABLE_PICO/manifest.py) freezes exactly the
-firmware the board imports: every module reachable from the image's main.py
-through app.main_board, and nothing only the unix port or the host needs.
+"""The image's manifest (image/MJTABLE_PICO/manifest.py, which includes
+firmware/manifest.py, the one list of what goes on the board) freezes exactly
+the firmware the board imports: every module reachable from the image's
+main.py through app.main_board, and nothing only the host needs.
 
 The board's imports are read from the source (every `import` and `from ...
-import`, at any depth, relative ones too), except inside the functions that
-run only on the unix port (UNIX_ONLY_FUNCS). A module the board imports
-that the manifest leaves out fails on the board at import time with
-ImportError; one only the unix port needs costs flash for nothing.
+import`, at any depth, relative ones too). A module the board imports that
+the manifest leaves out fails on the board at import time with ImportError;
+one only the host needs costs flash for nothing.
 """
 
 import ast
@@ -15,12 +15,8 @@ import os
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FW = os.path.join(ROOT, "firmware")
 BOARD_DIR = os.path.join(ROOT, "image", "MJTABLE_PICO")
-# (module, function) bodies the board never runs: the simulator's entry point
-UNIX_ONLY_FUNCS = {("app", "_sim")}
-# only the unix port (simulated chips and board, the pty link, the file-backed
-# block device) or the host (the notation) imports these
-UNIX_OR_HOST = {"boards.sim", "boards.chipsim", "table.ptyport", "table.blockdev",
-                "sichuan.tiles", "app_sim"}
+# only the host imports these (the notation for people)
+HOST_ONLY = {"sichuan.tiles"}
 GENERATED = {"mjbuild"}  # image/build.py writes it beside the staged firmware
 
 
@@ -40,14 +36,8 @@ def _imports(mod, path):
     with open(path, encoding="utf-8") as f:
         tree = ast.parse(f.read())
     package = mod if path.endswith("__init__.py") else mod.rpartition(".")[0]
-    skip = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and (mod, node.name) in UNIX_ONLY_FUNCS:
-            skip.update(id(n) for n in ast.walk(node))
     out = set()
     for node in ast.walk(tree):
-        if id(node) in skip:
-            continue
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -85,23 +75,37 @@ def board_closure():
 def manifest_modules():
     """{module name: manifest base path} of what the manifest freezes, read by
     running it with recording stand-ins of the manifest functions (the real
-    ones are MicroPython's tools/manifestfile.py, which the build runs)."""
+    ones are MicroPython's tools/manifestfile.py, which the build runs); the
+    staged firmware's manifest (fw/, a copy of firmware/manifest.py) is
+    followed, its modules based at "$(BOARD_DIR)/fw"."""
     found = {}
     includes = []
+    base = ["."]
 
     def module(path, base_path="."):
-        found[path[:-3].replace("/", ".")] = base_path
+        found[path[:-3].replace("/", ".")] = base[0] if base_path == "." else base_path
 
     def package(name, files=None, base_path="."):
         assert files is not None, "package(%r) without files= freezes whatever is there" % name
         for f in files:
             m = (name + "/" + f)[:-3].replace("/", ".")
-            found[m[: -len(".__init__")] if m.endswith(".__init__") else m] = base_path
+            m = m[: -len(".__init__")] if m.endswith(".__init__") else m
+            found[m] = base[0] if base_path == "." else base_path
 
-    with open(os.path.join(BOARD_DIR, "manifest.py"), encoding="utf-8") as f:
-        code = f.read()
-    exec(code, {"module": module, "package": package, "include": includes.append,
-                "require": includes.append})
+    def include(path):
+        includes.append(path)
+        if path == "$(BOARD_DIR)/fw/manifest.py":
+            base[0] = "$(BOARD_DIR)/fw"
+            run(os.path.join(FW, "manifest.py"))
+            base[0] = "."
+
+    def run(path):
+        with open(path, encoding="utf-8") as f:
+            code = f.read()
+        exec(code, {"module": module, "package": package, "include": include,
+                    "require": includes.append})
+
+    run(os.path.join(BOARD_DIR, "manifest.py"))
     return found, includes
 
 
@@ -113,10 +117,23 @@ def test_manifest_freezes_what_the_board_imports():
     assert sorted(fw - want) == [], "the manifest freezes these, the board never imports them"
 
 
-def test_nothing_unix_only_is_frozen():
+def test_nothing_host_only_is_frozen():
     found, _ = manifest_modules()
-    bad = sorted(m for m in found if any(m == u or m.startswith(u + ".") for u in UNIX_OR_HOST))
-    assert bad == []
+    assert sorted(m for m in found if m in HOST_ONLY) == []
+
+
+def test_nothing_of_the_simulation_room_is_in_the_firmware():
+    """What the board never runs lives in sim/ (mjsim): firmware/ holds the
+    board's modules, main.py, and the manifest naming them."""
+    found, _ = manifest_modules()
+    fw = {m for m, base in found.items() if base == "$(BOARD_DIR)/fw"}
+    files = set()
+    for root, dirs, names in os.walk(FW):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for n in names:
+            rel = os.path.relpath(os.path.join(root, n), FW)[:-3].replace(os.sep, ".")
+            files.add(rel[: -len(".__init__")] if rel.endswith(".__init__") else rel)
+    assert sorted(files - fw - HOST_ONLY - {"main", "manifest"}) == []
 
 
 def test_the_image_keeps_the_ports_modules_and_its_own_main():
@@ -127,10 +144,10 @@ def test_the_image_keeps_the_ports_modules_and_its_own_main():
     assert found.get("main") == "$(BOARD_DIR)"
 
 
-def test_closure_reads_the_sim_as_unix_only():
-    """The walk itself: app._sim's imports (app_sim) are not the board's, the rest
-    are (a closure that lost them would pass the first test vacuously)."""
+def test_the_closure_walks_the_boards_imports():
+    """The walk itself finds the board's modules (a closure that lost them
+    would pass the first test vacuously) and not the host's."""
     c = board_closure()
     assert {"table.hostlink", "table.usbport", "boards.pico", "drivers.buttons",
             "sichuan.game", "table.watchdog"} <= c
-    assert not c & UNIX_OR_HOST
+    assert not c & HOST_ONLY

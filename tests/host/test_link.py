@@ -19,7 +19,7 @@ import pytest
 import serial
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mjtable import link as H
+from mjtable.link import client as H
 from table import frame as F
 from table import mac as M
 from table.link import Link as FwLink

@@ -4,7 +4,7 @@ firmware's host commands on the MicroPython unix port (tools/hostlink_peer.py:
 table.link + table.hostcmds, bots playing logged hands, live events) behind a
 real pseudo-terminal. What the page draws is read back from its SVG tiles and
 compared with the table's own log replayed through the rules core. No timing
-is asserted (latency is measured in `make bench`: tools/live_bench.py)."""
+is asserted (latency is measured in `make bench`: bench/bench_live.py)."""
 
 from __future__ import annotations
 
@@ -12,26 +12,24 @@ import os
 import select
 import struct
 import subprocess
-import sys
 import threading
 import time
 import tty
 
+import bench_live as live_bench
+import botplay
 import pytest
 import serial
-from mjtable import link as H
-from mjtable import logfmt
-from mjtable.live import cmd as livecmd
+from bench_live import start_live, stop
+from mjtable.commands import live as livecmd
+from mjtable.commands.logs import fetch_log, table_logs
+from mjtable.link import client as H
 from mjtable.live import feed, model
-from mjtable.logscmd import fetch_log, table_logs
+from mjtable.logs import logfmt
 from sichuan import game as G
 from sichuan import handlog, presets
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import botplay  # noqa: E402
-import live_bench  # noqa: E402
-from live_bench import start_live, stop  # noqa: E402
 
 CHROMIUM, BROWSER_ARGS = live_bench.CHROMIUM, live_bench.BROWSER_ARGS
 KEY = bytes(range(5, 37))

@@ -6,7 +6,11 @@ import argparse
 import struct
 
 from gamekit import play
-from mjtable import archive, exportcmd, logfmt, logscmd, rescorecmd
+from mjtable import archive
+from mjtable.commands import export as exportcmd
+from mjtable.commands import logs as logscmd
+from mjtable.commands import rescore as rescorecmd
+from mjtable.logs import logfmt
 from sichuan import game as G
 from sichuan import handlog, presets
 from sichuan import ruleset as R
@@ -30,7 +34,7 @@ class _Link:
 
     def request(self, code, payload, auth=False):
         if self.busy:
-            from mjtable.link import LinkError
+            from mjtable.link.client import LinkError
 
             raise LinkError(8)
         self.acked.append(struct.unpack_from("<I", payload)[0])

@@ -1,6 +1,6 @@
 """mjtable.names: a name or text for every code the rules core uses."""
 
-from mjtable import names
+from mjtable.rules import names
 from sichuan import claims as C
 from sichuan import game as G
 from sichuan import settle as S
@@ -33,7 +33,7 @@ def test_meld_kind_names():
 
 
 def test_fan_variant_names():
-    from mjtable import calc
+    from mjtable.referee import calc
     from sichuan import fan
     from sichuan import ruleset as R
 
@@ -42,8 +42,8 @@ def test_fan_variant_names():
 
 
 def test_every_win_flag_has_a_name_and_a_chinese_text():
-    from mjtable import names as N
-    from mjtable import settlecmd
+    from mjtable.commands import settle as settlecmd
+    from mjtable.rules import names as N
     from sichuan import fan
 
     flags = N.WIN_FLAGS

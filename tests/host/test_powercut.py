@@ -21,6 +21,7 @@ MODULES = ["test_blockdev", "test_store", "test_recordlog", "test_logstore"]
 RUNNER = """
 import sys
 sys.path.insert(0, "firmware")
+sys.path.insert(0, "sim")
 sys.path.insert(0, "tests/drivers")
 sys.path.insert(0, "tests/core")
 mod = __import__(sys.argv[1])

@@ -12,7 +12,8 @@ import json
 import pytest
 from gamekit import play
 from mjcall import call
-from mjtable import archive, logfmt
+from mjtable import archive
+from mjtable.logs import logfmt
 from sichuan import presets
 from test_logs_archive import TID, _hand, _Recorder  # hands logged as the table logs them
 
@@ -115,7 +116,7 @@ class _Events:
 
 
 def test_monitor_shows_a_win_and_the_liuju_as_replay_does():
-    from mjtable import monitorcmd
+    from mjtable.commands import monitor as monitorcmd
 
     rs = presets.get("chengdu")
     log = _Events()

@@ -4,7 +4,9 @@ import tomllib
 
 import pytest
 from mjcall import call
-from mjtable import BadInput, cli, paramdoc, rulefile, rulescmd
+from mjtable import BadInput, cli
+from mjtable.commands import rules as rulescmd
+from mjtable.rules import paramdoc, rulefile
 from sichuan import presets, ruleset
 
 EXAMPLES = ["examples/rules/chengdu-16.toml", "examples/rules/menqing-duanyao.toml",

@@ -13,7 +13,7 @@ import re
 import pytest
 from gamekit import located, snapshot
 from mjcall import call
-from mjtable import script, simcore
+from mjtable.referee import script, simcore
 from sichuan import game as G
 from sichuan import handlog, presets, tiles
 

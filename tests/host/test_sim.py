@@ -11,7 +11,8 @@ import sys
 
 import pytest
 from mjcall import call
-from mjtable import simcmd, simcore
+from mjtable.commands import sim as simcmd
+from mjtable.referee import simcore
 from sichuan import handlog, presets, ruleset
 
 MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
@@ -165,7 +166,7 @@ def test_bot_distance_ready_and_far():
 
 
 def test_logjson_decodes_and_replays_sim_logs(capsys, tmp_path):
-    from mjtable import logjson
+    from mjtable.logs import logjson
     code, out, err = call(capsys, "sim", "--rules", "xueliu", "--hands", "2", "--seed", "3",
                           "--json", "--log", str(tmp_path))
     assert code == 0

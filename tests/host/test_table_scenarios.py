@@ -1,5 +1,5 @@
 """Scripted scenarios through the whole firmware on the MicroPython unix port
-(build/firmware .mpy files, boards.sim) against tools/virtual_table.py over
+(build/firmware .mpy files, mjsim.board) against sim/mjsim/virtual.py over
 a socket. Each run checks that the firmware accepted exactly the moves the
 bots made ("no wrong action"), and that its final scores equal both the
 virtual table's engine and the engine's replay of the hand logs the
@@ -11,19 +11,16 @@ test-long`). MJ_BOT_JOBS (default 1) plays that many matches at once.
 """
 
 import os
-import sys
 
+import forked
 import pytest
+from mjsim import virtual as V
+from sichuan import fan
+from sichuan import game as G
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
 
-import forked  # noqa: E402
-import virtual_table as V  # noqa: E402
-from sichuan import fan  # noqa: E402
-from sichuan import game as G  # noqa: E402
-
-HEAP = V.HEAP  # tools/virtual_table.py says why not 96K yet
+HEAP = V.HEAP  # sim/mjsim/virtual.py says why not 96K yet
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -8,19 +8,16 @@ logs it wrote to flash). docs/table.md has the physical conventions.
 """
 
 import os
-import sys
 
 import pytest
+from drivers import buttons as B
+from mjsim import virtual as V
+from sichuan import game as G
+from sichuan import presets
+from sichuan import ruleset as R
+from table import hostcmds
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-
-import virtual_table as V  # noqa: E402
-from drivers import buttons as B  # noqa: E402
-from sichuan import game as G  # noqa: E402
-from sichuan import presets  # noqa: E402
-from sichuan import ruleset as R  # noqa: E402
-from table import hostcmds  # noqa: E402
 
 
 def check(r, vt):

@@ -3,15 +3,12 @@ cannot import the firmware (it imports sichuan only), so this test holds the
 two lists together."""
 
 import os
-import sys
+
+from mjtable.commands import table as tablecmd
+from table import controller as C
+from table import hostlink
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
-sys.path.insert(0, os.path.join(ROOT, "host"))
-
-from mjtable import tablecmd  # noqa: E402
-from table import controller as C  # noqa: E402
-from table import hostlink  # noqa: E402
 
 
 def test_the_hosts_state_names_follow_the_firmwares_numbers():

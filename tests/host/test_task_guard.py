@@ -12,6 +12,7 @@ MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 _SCRIPT = r"""
 import sys
 sys.path.insert(0, "firmware")
+sys.path.insert(0, "sim")
 import asyncio
 import app
 

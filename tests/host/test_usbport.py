@@ -8,7 +8,7 @@ import subprocess
 import sys
 import types
 
-from mjtable import link as H
+from mjtable.link import client as H
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")

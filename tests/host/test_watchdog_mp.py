@@ -16,6 +16,7 @@ MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 _SCRIPT = r"""
 import sys
 sys.path.insert(0, "firmware")
+sys.path.insert(0, "sim")
 sys.path.insert(0, "tests/core")
 import _thread, time, micropython
 from check import lcg

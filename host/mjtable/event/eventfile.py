@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 
 from sichuan import ruleset as R
 
-from .. import BadInput, rulefile
+from mjtable import BadInput
+from mjtable.rules import rulefile
 
 TIEBREAKS = ("raw_points", "head_to_head", "firsts", "best_match")
 _ID = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")

@@ -16,9 +16,10 @@ import os
 import re
 import time
 
-from .. import BadInput, logfmt
-from ..logscmd import _rules_crc
-from . import store
+from mjtable import BadInput
+from mjtable.commands.logs import _rules_crc
+from mjtable.event import store
+from mjtable.logs import logfmt
 
 _TID = re.compile(r"^[0-9a-f]{16}$")
 _LOG = re.compile(r"^h(\d+)\.log$")

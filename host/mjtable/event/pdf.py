@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 
-from .. import BadInput
-from .sheets import mmss, num, signed, utc
+from mjtable import BadInput
+from mjtable.event.sheets import mmss, num, signed, utc
 
 FONTS = ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
          "/usr/share/fonts/opentype/noto-cjk/NotoSansCJK-Regular.ttc",

@@ -21,7 +21,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
-from . import store
+from mjtable.event import store
 
 
 @dataclass
@@ -236,7 +236,7 @@ def document(ar, eid: str, upto: int | None = None) -> dict:
     """The standings of event `eid` after round `upto` (default: the last
     started) as the JSON document of `event standings --json`: the one call
     another view (the live page) needs. Indexes new hands first."""
-    from . import sheets
+    from mjtable.event import sheets
 
     ev = store.load_event(ar, eid)
     store.index(ar)
@@ -250,8 +250,8 @@ def for_live(path) -> dict | None:
     """The event page's standings (mjtable.live.standings): the newest event
     in the archive at `path` as {"title", "columns", "rows"}, or None when it
     holds no event (the page then shows the table seats' totals)."""
-    from .. import archive
-    from . import sheets
+    from mjtable import archive
+    from mjtable.event import sheets
 
     ar = archive.Archive(path, create=True)  # document() indexes new hands
     try:

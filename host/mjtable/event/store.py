@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import time
 
-from .. import BadInput, logfmt
+from mjtable import BadInput
+from mjtable.logs import logfmt
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS ev_events (
@@ -94,7 +95,7 @@ def add_event(ar, ev) -> bool:
 
 def load_event(ar, eid: str):
     """The Event as stored (its file parsed again); BadInput if unknown."""
-    from . import eventfile
+    from mjtable.event import eventfile
 
     ensure_read(ar)
     row = ar.db.execute("SELECT source FROM ev_events WHERE id=?", (eid,)).fetchone()

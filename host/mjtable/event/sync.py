@@ -14,8 +14,8 @@ source is changed.
 
 from __future__ import annotations
 
-from .. import BadInput
-from . import store
+from mjtable import BadInput
+from mjtable.event import store
 
 _BATCH = 500
 

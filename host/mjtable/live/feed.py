@@ -32,10 +32,10 @@ import time
 from sichuan import presets
 from sichuan import ruleset as R
 
-from .. import link as L
-from .. import logfmt
-from ..logscmd import fetch_log, pull_growing, table_logs, unwhiten
-from ..tablecmd import CMD_WATCH
+from mjtable.commands.logs import fetch_log, pull_growing, table_logs, unwhiten
+from mjtable.commands.table import CMD_WATCH
+from mjtable.link import client as L
+from mjtable.logs import logfmt
 
 EV_GAME = 0x40
 HEARTBEAT = 1.0  # s of silence before the feed asks INFO

@@ -22,7 +22,7 @@ import json
 import time
 from collections import deque
 
-from .model import T_END, HandModel, Mismatch, hide_hands
+from mjtable.live.model import T_END, HandModel, Mismatch, hide_hands
 
 CLIENT_QUEUE = 256  # snapshots a slow browser may fall behind before it is dropped
 

@@ -37,7 +37,8 @@ from sichuan import handlog, meld
 from sichuan.claims import C_FEI, C_GANG, C_HU, C_PENG, ST_LEFT, ST_WON
 from sichuan.settle import EV_ACCEPTED, EV_CHECK, EV_PAY, EV_WIN
 
-from .. import hands, names
+from mjtable.logs import hands
+from mjtable.rules import names
 
 T_HEAD, T_ACT, T_ALERT, T_END, T_SEAL = 1, 2, 3, 4, 0xFE
 ALERT_NAMES = ("none", "void-suit discard", "out of turn", "unknown tag", "tile in two places",

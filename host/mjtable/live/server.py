@@ -22,9 +22,9 @@ import os
 
 from aiohttp import WSMsgType, web
 
-from .. import BadInput, archive
-from .hub import Client
-from .model import replay_steps
+from mjtable import BadInput, archive
+from mjtable.live.hub import Client
+from mjtable.live.model import replay_steps
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STATIC = os.path.join(HERE, "static")
@@ -91,7 +91,7 @@ def make_app(hub, view: str, archive_path=None) -> web.Application:
     def hand_steps(spec):
         if not archive_path:
             raise web.HTTPNotFound(text="no archive (start with --archive PATH)")
-        from .. import hands
+        from mjtable.logs import hands
 
         try:
             ar = archive.Archive(archive_path, create=False)

@@ -17,12 +17,12 @@ import os
 def standings(archive):
     if not archive or (not archive.startswith("postgresql:") and not os.path.exists(archive)):
         return None
-    from ..event.standings import for_live
+    from mjtable.event.standings import for_live
 
     ev = for_live(archive)
     if ev is not None:
         return ev
-    from .. import exportcmd
+    from mjtable.commands import export as exportcmd
 
     hs = exportcmd.collect([archive])
     return {"title": "Standings (table seats, archived hands)",

@@ -1,0 +1,138 @@
+"""The archive on PostgreSQL: `--archive postgresql://...` (psycopg 3).
+
+An event with several referees' laptops keeps one archive: every laptop
+pulls its tables into it and the standings are computed there. PgArchive
+is archive.Archive with another connection: the same methods, the same SQL
+(PgConn turns SQLite's `?` into psycopg's placeholders and INSERT OR IGNORE
+into ON CONFLICT DO NOTHING), the same unique keys, so two laptops pulling
+the same hand at once archive it once: the second INSERT waits for the
+first's transaction and then does nothing (READ COMMITTED), and neither
+loses it. Schema differences: ids are BIGSERIAL, blobs BYTEA, log ids BIGINT.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+
+from mjtable import BadInput
+from mjtable.archive import Archive
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS logs (
+    id BIGSERIAL PRIMARY KEY, table_id TEXT NOT NULL, log_id BIGINT NOT NULL,
+    head TEXT NOT NULL, size BIGINT NOT NULL, data BYTEA NOT NULL, seal TEXT NOT NULL,
+    rules_crc TEXT, pulled_at BIGINT NOT NULL, UNIQUE (table_id, log_id, head));
+CREATE TABLE IF NOT EXISTS rulesets (crc TEXT PRIMARY KEY, name TEXT NOT NULL,
+    blob BYTEA NOT NULL);
+CREATE TABLE IF NOT EXISTS partial (table_id TEXT NOT NULL, log_id BIGINT NOT NULL,
+    total BIGINT NOT NULL, crc BIGINT NOT NULL, data BYTEA NOT NULL,
+    PRIMARY KEY (table_id, log_id))
+"""
+_IGNORE = re.compile(r"^\s*INSERT OR IGNORE INTO", re.I)
+_VALUES = re.compile(r"^(\s*INSERT (?:OR IGNORE )?INTO .*? VALUES )(\([?,]+\))(.*)$", re.I | re.S)
+
+
+class _Count:
+    """What executemany's callers read of a cursor: rowcount."""
+
+    def __init__(self, n):
+        self.rowcount = n
+
+
+def _sql(q: str) -> str:
+    q = q.replace("%", "%%").replace("?", "%s")
+    if _IGNORE.match(q):
+        q = _IGNORE.sub("INSERT INTO", q) + " ON CONFLICT DO NOTHING"
+    return q
+
+
+class PgConn:
+    """The part of sqlite3.Connection the archive uses, on psycopg: execute,
+    executemany, `with conn:` as one transaction (commit, or rollback on an
+    exception), close. Outside a `with`, each statement commits by itself."""
+
+    def __init__(self, url: str):
+        import psycopg
+
+        self._pg = psycopg
+        try:
+            self.conn = psycopg.connect(url, autocommit=True)
+        except psycopg.Error as e:
+            raise BadInput("%s: cannot connect: %s" % (_safe(url), str(e).strip())) from None
+        self._tx: list = []
+
+    def execute(self, q: str, params=()):
+        return self.conn.execute(_sql(q), tuple(params))
+
+    def executemany(self, q: str, rows):
+        """An INSERT of one VALUES row goes as one statement per 200 rows
+        (a round trip each, not one a row); rowcount is their sum."""
+        rows = [tuple(r) for r in rows]
+        m = _VALUES.match(q)
+        cur = self.conn.cursor()
+        if m is None or not rows:
+            cur.executemany(_sql(q), rows)
+            return cur
+        done = 0
+        for i in range(0, len(rows), 200):
+            part = rows[i:i + 200]
+            sql = m.group(1) + ",".join([m.group(2)] * len(part)) + m.group(3)
+            cur.execute(_sql(sql), [v for r in part for v in r])
+            done += max(cur.rowcount, 0)
+        return _Count(done)
+
+    def __enter__(self):
+        tx = self.conn.transaction()
+        tx.__enter__()
+        self._tx.append(tx)
+        return self
+
+    def __exit__(self, *exc):
+        return self._tx.pop().__exit__(*exc)
+
+    def close(self):
+        self.conn.close()
+
+
+def _safe(url: str) -> str:
+    """The address without its password, for messages."""
+    return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
+
+
+class PgArchive(Archive):
+    dialect = "pg"
+
+    def __init__(self, path: str | None = None, create: bool = True):
+        import psycopg
+
+        self.path = _safe(path)
+        self.db = PgConn(path)
+        try:
+            names = {r[0] for r in self.db.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema ="
+                " current_schema()")}
+            if not {"logs", "rulesets", "partial"} <= names:
+                if not create:
+                    raise BadInput("%s holds no mjtable archive (pull logs into it first)"
+                                   % self.path)
+                with self.db:
+                    # one laptop at a time makes the tables (the others wait here)
+                    self.db.execute("SELECT pg_advisory_xact_lock(7264)")
+                    for stmt in SCHEMA.split(";"):
+                        self.db.execute(stmt)
+        except psycopg.Error as e:
+            raise BadInput("%s: not a usable archive: %s" % (self.path, str(e).strip())) from None
+
+    def _lock_hand(self, table_id: str, log_id: int) -> None:
+        # two laptops pulling the same hand: the second waits for the first's
+        # commit, then finds its row (no unique-key error, no second row)
+        self.db.execute("SELECT pg_advisory_xact_lock(?, ?)",
+                        (zlib.crc32(table_id.encode()) & 0x7FFFFFFF, log_id & 0x7FFFFFFF))
+
+    def save_partial(self, table_id: str, log_id: int, total: int, crc: int,
+                     data: bytes) -> None:
+        with self.db:
+            self.db.execute("INSERT INTO partial VALUES (?,?,?,?,?) ON CONFLICT (table_id, log_id)"
+                            " DO UPDATE SET total = EXCLUDED.total, crc = EXCLUDED.crc,"
+                            " data = EXCLUDED.data", (table_id, log_id, total, crc, data))

@@ -1,0 +1,110 @@
+"""`mjtable rules show|compile`: read and build ruleset blobs.
+
+    mjtable rules show PRESET|FILE           every parameter with its meaning
+    mjtable rules compile FILE.toml -o OUT.bin
+"""
+
+
+from sichuan import ruleset
+
+from mjtable import write_file
+from mjtable.commands.calc import PATTERN_ZH
+from mjtable.rules import paramdoc, rulefile
+
+
+def add_parsers(sub):
+    p = sub.add_parser("rules", help="show or compile rulesets",
+                       description="Show a ruleset or compile a rule file to a blob.")
+    rsub = p.add_subparsers(dest="rules_command", metavar="ACTION")
+    rsub.required = True
+    s = rsub.add_parser("show", help="the whole ruleset as a readable table")
+    s.add_argument("spec", metavar="PRESET|FILE",
+                   help="preset name, .toml rule file or compiled blob")
+    s.set_defaults(func=show)
+    c = rsub.add_parser("compile", help="compile a .toml rule file into a ruleset blob")
+    c.add_argument("spec", metavar="FILE.toml", help="rule file (or a preset name)")
+    c.add_argument("-o", "--output", metavar="OUT.bin", required=True, help="blob to write")
+    c.set_defaults(func=compile_)
+    from mjtable.commands.table import add_rules_parsers  # rules push|pull talk to the table
+
+    add_rules_parsers(rsub)
+
+
+def _meaning(name, v):
+    """The parameter's meaning, and what its current value selects if it names a mode."""
+    doc = paramdoc.PARAM_DOC.get(name, "")
+    chosen = paramdoc.VALUE_DOC.get(name, {}).get(v)
+    return "%s: %s" % (doc, chosen) if chosen else doc
+
+
+# Patterns before this id are hand shapes (the hand's own fan, shown with the
+# offset: 平胡 1番 in 成都 counting); from it on they add doublings (根 +1).
+_FIRST_ADDON = ruleset.MENQING
+
+
+def _fan_cells(rs, pattern):
+    """(doublings, shown fan, multiplier) cells of a pattern's value."""
+    v = rs.fan(pattern)
+    if v == ruleset.NONE:
+        return ("-", "-", "not in this ruleset")
+    if v == ruleset.AT_CAP:
+        return ("cap", "cap", "满格: the cap itself")
+    if pattern >= _FIRST_ADDON:
+        return (str(v), "+%d" % v, "x%d" % (1 << v))
+    return (str(v), str(v + rs[ruleset.P_FAN_SHOWN_OFFSET]), "x%d" % (1 << v))
+
+
+def show_text(rs, base=None):
+    """The readable table of a ruleset (what `rules show` prints).
+
+    base: the preset a rule file starts from; values that differ get a `*`.
+    """
+    blob = rs.to_blob()
+    out = [
+        "ruleset  %s" % rs.name,
+        "CRC      %08X  (blob %d bytes, format %d)" % (rs.crc(), len(blob),
+                                                       ruleset.FORMAT_VERSION),
+    ]
+    if base is not None:
+        out.append("base     %s  (* marks a value the file changes)" % base.name)
+    out += ["", "parameters"]
+
+    def mark(pid):
+        return "*" if base is not None and base[pid] != rs[pid] else " "
+
+    rows = []
+    for pid in range(ruleset.P_FAN0):
+        name = ruleset.param_name(pid)
+        lo, hi = ruleset.bounds(pid)
+        rows.append((name, str(rs[pid]) + mark(pid), "%d..%d" % (lo, hi),
+                     _meaning(name, rs[pid])))
+    w0 = max(len(r[0]) for r in rows)
+    w2 = max(len(r[2]) for r in rows)
+    out.append("  %-*s  %6s  %-*s  %s" % (w0, "name", "value ", w2, "range", "meaning"))
+    for r in rows:  # the CJK text is last so it cannot break the alignment
+        out.append("  %-*s  %6s  %-*s  %s" % (w0, r[0], r[1], w2, r[2], r[3]))
+    out.append("")
+    out.append("fan (a win's base is %d x 2^min(doublings, cap); a hand shape shows"
+               " doublings + %d, an extra adds its doublings)"
+               % (rs[ruleset.P_BASE_POINTS], rs[ruleset.P_FAN_SHOWN_OFFSET]))
+    out.append("  %-14s  %s  %10s  %5s  %s" % ("pattern", "名称\u3000\u3000", "doublings ",
+                                               "shown", "value"))
+    for i, pat in enumerate(ruleset.PATTERNS):
+        d, s, x = _fan_cells(rs, i)
+        d += mark(ruleset.P_FAN0 + i)
+        zh = PATTERN_ZH[i] + "\u3000" * (4 - len(PATTERN_ZH[i]))
+        out.append("  %-14s  %s  %10s  %5s  %s" % (pat, zh, d, s, x))
+    return "\n".join(out)
+
+
+def show(args):
+    print(show_text(rulefile.load(args.spec), rulefile.base_of(args.spec)))
+    return 0
+
+
+def compile_(args):
+    rs = rulefile.load(args.spec)
+    blob = rs.to_blob()
+    write_file(args.output, blob)
+    print("%s: ruleset %s, %d bytes, CRC %08X" % (args.output, rs.name, len(blob), rs.crc()))
+    return 0

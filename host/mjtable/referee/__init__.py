@@ -1,0 +1,3 @@
+"""The referee's tools over the rules core: the calculator (calc), settlement
+scripts (script), simulated hands (simcore), and the same run in the
+MicroPython unix port (mpengine with its drivers mp_calc and mp_sim)."""
