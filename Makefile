@@ -26,8 +26,9 @@ $(STAMP): requirements.txt tools/stubs-requirements.txt pyproject.toml
 	    -r tools/stubs-requirements.txt
 	touch $(STAMP)
 
-# Everything: pytest on CPython, mpy-cross over every firmware file, ruff and
-# the type check against the rp2 stubs. The core and driver suites run on
+# Everything: pytest on CPython, mpy-cross over every firmware file, ruff, the
+# import graph (no circle, no private name across modules) and the type check
+# against the rp2 stubs. The core and driver suites run on
 # MicroPython within pytest: tests/host/test_core_dual.py runs test-mp's
 # command and checks it ran as many tests as pytest collects there.
 test: setup system-deps board-setup firmware lint typecheck test-py
@@ -60,6 +61,7 @@ test-mp: setup
 
 lint: setup
 	$(BIN)/ruff check firmware host sim bench tests tools image
+	$(BIN)/python tools/importgraph.py
 
 typecheck: setup
 	$(BIN)/mypy --config-file tools/mypy-firmware.ini firmware
@@ -108,8 +110,8 @@ $(BOARD_NODE): $(EMU)/package.json $(EMU)/package-lock.json
 # build/bench.json ("board"); then the three images side by side ("image", the
 # live peaks from `make test-long`'s match runs); long (an hour and more).
 bench-board: setup board-setup firmware uf2
-	$(BIN)/python bench/bench_board.py
-	$(BIN)/python bench/bench_image.py
+	$(BIN)/python bench board
+	$(BIN)/python bench image
 
 # The table on the emulated Pico for a newcomer: the seat displays drawn live.
 board-demo: setup board-setup firmware

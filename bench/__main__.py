@@ -1,6 +1,11 @@
 """`make bench`: speed, heap and size of the rules core, in one run, same hands.
 
     .venv/bin/python bench [--quick] [--out build/bench.json] [--only SECTION ...]
+    .venv/bin/python bench board|image [ARGS]      the emulated Pico's (make bench-board)
+
+Every bench is bench/bench_NAME.py, a section of build/bench.json; this entry
+runs them (a section that does not import fails the run: none is left out
+unseen). Its own section, `core`:
 
 Measures, side by side on the hands of bench/benchhands.py:
 - waits/s and win checks/s of sichuan.shape, of bench/plainrec.py (the plain
@@ -391,8 +396,20 @@ def _add_sections():
 _add_sections()
 
 
+# the emulated board's benches: long, each with its own arguments, merged into
+# build/bench.json by itself (`python bench board --help`)
+BOARD = ("board", "image")
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in BOARD:
+        import importlib
+
+        return importlib.import_module("bench_" + argv[0]).main(argv[1:])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                 epilog="The emulated board's: `bench board ...`, "
+                                        "`bench image ...` (make bench-board).")
     ap.add_argument("--quick", action="store_true", help="tiny time budget (for tests)")
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench.json"))
     ap.add_argument("--only", action="append", choices=sorted(SECTIONS),

@@ -101,7 +101,7 @@ def _run(backend, work, path, logs, size, quick):
         db = os.path.join(work, "bench.sqlite")
         if os.path.exists(db):
             os.remove(db)
-        ar = archive.Archive(db)
+        ar = archive.open_archive(db)
         out = _play_event(ar, path, logs, *size)
         out["pull_hands_per_s"] = _pull_rate(ar, logs, 64 if quick else PULL_SAMPLE)
         ar.close()
@@ -110,7 +110,7 @@ def _run(backend, work, path, logs, size, quick):
     if why:
         return {"skipped": why}
     with pgtemp.PgTemp(fsync=True) as pg:
-        ar = archive.Archive(pg.create_db("bench"))
+        ar = archive.open_archive(pg.create_db("bench"))
         out = _play_event(ar, path, logs, *size)
         out["pull_hands_per_s"] = _pull_rate(ar, logs, 64 if quick else PULL_SAMPLE)
         ar.close()

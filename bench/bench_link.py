@@ -4,7 +4,7 @@ What is compared, in one run, over the same kind of pseudo-terminal with the
 firmware end on the MicroPython unix port reading the same files from the same
 LittleFS volume image:
 
-  link   `mjtable logs pull`'s transfer (mjtable.logscmd.pull_logs): every
+  link   `mjtable logs pull`'s transfer (mjtable.tableops.logs.pull_logs): every
          hand log on the table read with GET in chunks of max_payload - 9 =
          1015 bytes, 8 requests in flight across logs (refilled 4 at a time
          in one write), each reply framed
@@ -175,8 +175,9 @@ def figures(hands=24, repeat=9):
     import shutil
 
     import serial
-    from mjtable.commands import logs as logscmd
     from mjtable.link import client as L
+    from mjtable.link import protocol as P
+    from mjtable.tableops import logs as logscmd
     from sichuan import presets
 
     tmp = tempfile.mkdtemp(prefix="mjbench")
@@ -223,7 +224,7 @@ def figures(hands=24, repeat=9):
             rs = presets.get("chengdu" if i % 2 else "xuezhan")
             blob = rs.to_blob()
             t0 = time.perf_counter()
-            link.put_object(L.OBJ_RULES, 0, blob)
+            link.put_object(P.OBJ_RULES, 0, blob)
             pushes.append(time.perf_counter() - t0)
         out["rules_push_ms"] = statistics.median(pushes) * 1000
         out["rules_blob_bytes"] = len(blob)

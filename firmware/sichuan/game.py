@@ -41,93 +41,6 @@ from . import claims, fan, meld, settle, shape
 from . import ruleset as R
 from .claims import cannot_win, void_held
 
-# Codes of sichuan.claims and settle, fan flags (_F_), meld kinds (_M_) and
-# ruleset parameters that this module uses, folded in at compile time: a name
-# imported from another module costs its string and a lookup at each use in
-# the .mpy. Each equals its home's value (tests/core/test_consts.py checks).
-_NOT_YOUR_TURN = const(1)
-_MUST_DISCARD_VOID = const(2)
-_VOID_HELD_NO_CLAIM = const(3)
-_NOT_A_WIN = const(4)
-_NOT_HELD = const(5)
-_BAD_PHASE = const(6)
-_LOCKED = const(8)
-_NO_TILES_LEFT = const(9)
-_FIFTH_COPY = const(10)
-_BAD_SEAT = const(11)
-_BAD_TILE = const(12)
-_BAD_COUNT = const(13)
-_NOT_ONE_SUIT = const(14)
-_ALREADY_DONE = const(15)
-_NO_CLAIM = const(16)
-_MUST_WIN = const(17)
-_BAD_SUIT = const(18)
-_BUGANG_LATE = const(20)
-_VOID_TILE = const(21)
-_BAD_ACTION = const(22)
-_HAND_OVER = const(23)
-_XIAOHU = const(24)
-_NOT_READY = const(25)
-_WILD_TILE = const(26)
-_C_HU = const(1)
-_C_PENG = const(2)
-_C_GANG = const(4)
-_C_FEI = const(8)
-_ST_DEALT = const(1)
-_ST_GAVE = const(2)
-_ST_QUE = const(4)
-_ST_LEFT = const(8)
-_ST_LOCKED = const(16)
-_ST_WON = const(32)
-_ST_BAOHU = const(64)
-_ST_NOHU = const(128)
-_EV_ACCEPTED = const(0)
-_EV_REFUSED = const(1)
-_EV_PROMPT = const(3)
-_EV_WIN = const(4)
-_EV_HAND_END = const(5)
-_EV_PHASE = const(6)
-_EV_EXCHANGED = const(7)
-_EV_VOIDS = const(8)
-_F_ZIMO = const(1)
-_F_GANGSHANGHUA = const(2)
-_F_GANGSHANGPAO = const(4)
-_F_HAIDI = const(16)
-_F_JUEZHANG = const(32)
-_F_TIANHU = const(64)
-_F_DIHU = const(128)
-_F_BAOHU = const(256)
-_F_QINGHU = const(512)
-_F_QINGHUPAO = const(1024)
-_M_PENG = const(0)
-_M_ZHIGANG = const(1)
-_M_BUGANG = const(2)
-_M_ANGANG = const(3)
-_P_PLAYERS = const(0)
-_P_SUITS = const(1)
-_P_HAND_SIZE = const(2)
-_P_MODE = const(3)
-_P_XUELIU_LOCK = const(4)
-_P_HUANSANZHANG = const(5)
-_P_HSZ_DIRS = const(6)
-_P_DINGQUE = const(7)
-_P_BUGANG_WHEN = const(19)
-_P_DIANGANG_HUA = const(23)
-_P_HAIDI_GANG = const(25)
-_P_GUOSHOU = const(27)
-_P_DEALER_NEXT = const(36)
-_P_HANDS = const(37)
-_P_START_POINTS = const(38)
-_P_MAX_WINNERS = const(39)
-_P_TINGYONG = const(40)
-_P_BAOHU = const(43)
-_P_QINGHU = const(45)
-_P_XIAOHU = const(46)
-_P_JIAOMA = const(49)
-_P_GUOPENG = const(55)
-_P_PENG_NO_KONG = const(56)
-_MODE_XUELIU = const(1)
-
 # Action kinds.
 DEAL = const(0)
 EXCHANGE = const(1)
@@ -177,7 +90,8 @@ END_WALL = const(0)     # wall empty: 流局 checks done
 END_WINNERS = const(1)  # 血战: enough winners, or one player left
 
 # claim bit of an action kind
-_BITS = (0, 0, 0, 0, 0, _C_PENG, _C_GANG, 0, 0, _C_HU, 0, 0, 0, 0, 0, _C_FEI)
+_BITS = (0, 0, 0, 0, 0, claims.C_PENG, claims.C_GANG, 0, 0, claims.C_HU, 0, 0, 0, 0, 0,
+         claims.C_FEI)
 _MAXD = const(96)    # discards in a hand (55 draws + claims leave room)
 _tmp = bytearray(27)
 _lim = bytearray(27)
@@ -189,11 +103,11 @@ class Game:
     void[s] (255 = none yet), delta[s] (points this hand), status[s]."""
 
     def __init__(self, rs, dealer=0, direction=DIR_NEXT):
-        np = rs[_P_PLAYERS]
+        np = rs[R.P_PLAYERS]
         if not 0 <= dealer < np:
             raise ValueError("dealer %d is not a seat of %d" % (dealer, np))
-        if rs[_P_HUANSANZHANG]:
-            if not direction & rs[_P_HSZ_DIRS] or direction not in (1, 2, 4):
+        if rs[R.P_HUANSANZHANG]:
+            if not direction & rs[R.P_HSZ_DIRS] or direction not in (1, 2, 4):
                 raise ValueError("exchange direction %d not allowed" % direction)
             if direction == DIR_ACROSS and np != 4:
                 raise ValueError("across exchange needs four players")
@@ -350,7 +264,7 @@ class Game:
         A hand completed by a 碰 is no win until a tile is drawn."""
         if self.drawn < 0 and not (s == self.dealer and self.ndisc == 0 and self.calls == 0):
             return False
-        if cannot_win(self, s) or self.status[s] & _ST_NOHU:
+        if cannot_win(self, s) or self.status[s] & claims.ST_NOHU:
             return False
         if self.w1 >= 0:
             return self.wild.is_win(self.hand[s], self.w1, self.w2, self._vd(s))
@@ -358,7 +272,7 @@ class Game:
 
     def seat_flags(self, s):
         """fan flags of seat s's own state (报胡)."""
-        return _F_BAOHU if self.status[s] & _ST_BAOHU else 0
+        return fan.BAOHU if self.status[s] & claims.ST_BAOHU else 0
 
     def discard_win_fan(self, s, f, flags):
         """Capped fan of seat s winning face f by discard, -1 if not a win."""
@@ -368,24 +282,24 @@ class Game:
     def self_flags(self, s):
         """fan flags of a self-drawn win by seat s now (the turn seat)."""
         f = self.drawn
-        flags = _F_ZIMO | self.seat_flags(s)
+        flags = fan.ZIMO | self.seat_flags(s)
         if self.after_gang:
-            flags |= _F_GANGSHANGHUA
+            flags |= fan.GANGSHANGHUA
         if self.wall == 0:
-            flags |= _F_HAIDI
+            flags |= fan.HAIDI
         if self.calls == 0 and not self.wins[s]:
             if s == self.dealer and self.ndraw[s] == 0 and self.ndisc == 0:
-                flags |= _F_TIANHU
+                flags |= fan.TIANHU
             elif s != self.dealer and self.ndraw[s] == 1 and not self._discarded(s):
-                flags |= _F_DIHU
+                flags |= fan.DIHU
         if f >= 0 and self.shown[f] >= 3:
             h = self.hand[s]
             h[f] -= 1  # the waits before the draw
             if claims.dead_waits(self, f, self.waits_limited(s, None)):
-                flags |= _F_JUEZHANG
+                flags |= fan.JUEZHANG
             h[f] += 1
-        if self.after_gang and self.kong_giver >= 0 and self.rs[_P_DIANGANG_HUA] == 2:
-            flags &= ~_F_ZIMO
+        if self.after_gang and self.kong_giver >= 0 and self.rs[R.P_DIANGANG_HUA] == 2:
+            flags &= ~fan.ZIMO
         return flags
 
     def prompt_mask(self, seat):
@@ -398,7 +312,7 @@ class Game:
         """The next seat after s still in the hand."""
         for i in range(1, self.np + 1):
             t = (s + i) % self.np
-            if not self.status[t] & _ST_LEFT:
+            if not self.status[t] & claims.ST_LEFT:
                 return t
         return s
 
@@ -407,81 +321,82 @@ class Game:
     def check(self, a):
         """0 if action a is legal now, else a refusal reason (sichuan.claims)."""
         if not isinstance(a, (tuple, list)) or len(a) < 3:
-            return _BAD_ACTION
+            return claims.BAD_ACTION
         kind = a[0]
         s = a[1]
         arg = a[2]
         if not isinstance(s, int) or not 0 <= s < self.np:
-            return _BAD_SEAT
+            return claims.BAD_SEAT
         if self.phase == PH_END:
-            return _HAND_OVER
+            return claims.HAND_OVER
         if kind == DEAL:
             return self._check_deal(s, arg)
         if kind == EXCHANGE:
             return self._check_exchange(s, arg)
         if kind == MA:
-            return self._check_after_deal(self.rs[_P_JIAOMA], self.ma_face >= 0, arg)
+            return self._check_after_deal(self.rs[R.P_JIAOMA], self.ma_face >= 0, arg)
         if kind == BAOHU:
             return self._check_baohu(s)
         if kind == BENJIN:
-            return self._check_after_deal(self.rs[_P_TINGYONG], self.benjin >= 0, arg)
+            return self._check_after_deal(self.rs[R.P_TINGYONG], self.benjin >= 0, arg)
         if kind == DINGQUE:
             if self.phase != PH_DINGQUE:
-                return _BAD_PHASE
-            if self.status[s] & _ST_QUE:
-                return _ALREADY_DONE
-            if not isinstance(arg, int) or not 0 <= arg < 3 or not self.rs[_P_SUITS] >> arg & 1:
-                return _BAD_SUIT
+                return claims.BAD_PHASE
+            if self.status[s] & claims.ST_QUE:
+                return claims.ALREADY_DONE
+            if not isinstance(arg, int) or not 0 <= arg < 3 or not self.rs[R.P_SUITS] >> arg & 1:
+                return claims.BAD_SUIT
             return 0
         if kind in (PENG, ZHIGANG, PASS, FEI) or (
                 kind == HU and self.phase in (PH_CLAIM, PH_ROB)):
             return self._check_claim(kind, s)
         if kind in (DRAW, DISCARD, ANGANG, BUGANG, HU, QINGHU, TI):
             if self.phase not in (PH_DRAW, PH_DISCARD):
-                return _BAD_PHASE
+                return claims.BAD_PHASE
             if s != self.turn:
-                return _NOT_YOUR_TURN
+                return claims.NOT_YOUR_TURN
             if kind == DRAW:
                 if self.phase != PH_DRAW:
-                    return _BAD_PHASE
+                    return claims.BAD_PHASE
                 if self.wall <= 0:
-                    return _NO_TILES_LEFT
+                    return claims.NO_TILES_LEFT
                 return self._new_tile(arg)
             if self.phase != PH_DISCARD:
-                return _BAD_PHASE
+                return claims.BAD_PHASE
             if kind == HU:
                 if not self.can_selfwin(s):
-                    return _NOT_A_WIN
+                    return claims.NOT_A_WIN
                 # the scorer must agree (a ruleset it cannot score is no win)
                 v = self.score(s, self.hand[s], self.self_flags(s), self.drawn)
                 if v < 0:
-                    return _NOT_A_WIN
-                x = self.rs[_P_XIAOHU]
+                    return claims.NOT_A_WIN
+                x = self.rs[R.P_XIAOHU]
                 if v > 0 or x == 1:
                     return 0
                 if x > 1:  # "小胡在有人报胡的情况下也能自摸，只有报胡家赔一番"
                     for p in range(self.np):
-                        if p != s and self.status[p] & (_ST_BAOHU | _ST_WON) == _ST_BAOHU:
+                        st = self.status[p] & (claims.ST_BAOHU | claims.ST_WON)
+                        if p != s and st == claims.ST_BAOHU:
                             return 0
-                return _XIAOHU
+                return claims.XIAOHU
             r = self._face_ok(arg)
             if r:
                 return r
             # "最后四张自动和": before 提 and 请胡 too, which would pass the win
             if claims.forced(self) and self.can_selfwin(s) and not self.check((HU, s, -1)):
-                return _MUST_WIN
+                return claims.MUST_WIN
             if kind == QINGHU:
                 return self._check_qinghu(s, arg)
             if kind == TI:  # 提: "若摸到的牌与飞中的牌相同，则可用摸到的牌进行“提”的操作 ...
                 # （需自己摸牌后才能提）": the tile just drawn
                 if self.drawn != arg or self._fei_index(s, arg) < 0:
-                    return _NOT_HELD
+                    return claims.NOT_HELD
                 # the wild comes back: wilds alone could not be discarded ("听用牌不能打出")
-                return 0 if self.hand_after_claim(s, arg, 1) else _WILD_TILE
+                return 0 if self.hand_after_claim(s, arg, 1) else claims.WILD_TILE
             if kind == DISCARD:
                 return self._check_discard(s, arg)
             return self._check_kong(kind, s, arg)
-        return _BAD_ACTION
+        return claims.BAD_ACTION
 
     def _all_have(self, bit):
         """True once every seat's status has bit (dealt, gave its three, 定缺)."""
@@ -491,8 +406,8 @@ class Game:
         return True
 
     def _face_ok(self, f):
-        if not isinstance(f, int) or not 0 <= f < 27 or not self.rs[_P_SUITS] >> (f // 9) & 1:
-            return _BAD_TILE
+        if not isinstance(f, int) or not 0 <= f < 27 or not self.rs[R.P_SUITS] >> (f // 9) & 1:
+            return claims.BAD_TILE
         return 0
 
     def _faces(self, arg):
@@ -502,29 +417,29 @@ class Game:
         try:
             n = len(arg)
         except TypeError:
-            return _BAD_TILE
+            return claims.BAD_TILE
         if n == 27:
             for f in range(27):
                 x = arg[f]
                 if not isinstance(x, int) or x < 0 or x > 4:
-                    return _BAD_COUNT
+                    return claims.BAD_COUNT
                 if x and self._face_ok(f):
-                    return _BAD_TILE
+                    return claims.BAD_TILE
                 _tmp[f] = x
             return 0
         for f in arg:
             if self._face_ok(f):
-                return _BAD_TILE
+                return claims.BAD_TILE
             if _tmp[f] >= 4:
-                return _FIFTH_COPY
+                return claims.FIFTH_COPY
             _tmp[f] += 1
         return 0
 
     def _check_deal(self, s, arg):
         if self.phase != PH_DEAL:
-            return _BAD_PHASE
-        if self.status[s] & _ST_DEALT:
-            return _ALREADY_DONE
+            return claims.BAD_PHASE
+        if self.status[s] & claims.ST_DEALT:
+            return claims.ALREADY_DONE
         r = self._faces(arg)
         if r:
             return r
@@ -532,21 +447,21 @@ class Game:
         for f in range(27):
             n += _tmp[f]
             if _tmp[f] + self.seen[f] > 4:
-                return _FIFTH_COPY
-        want = self.rs[_P_HAND_SIZE] + (1 if s == self.dealer else 0)
-        return 0 if n == want else _BAD_COUNT
+                return claims.FIFTH_COPY
+        want = self.rs[R.P_HAND_SIZE] + (1 if s == self.dealer else 0)
+        return 0 if n == want else claims.BAD_COUNT
 
     def _check_after_deal(self, on, done, f):
         """叫马 (the 马 draws once the players hold their tiles) or 本金 ("庄家在
         尾家摸完牌后，翻开接下来的牌张"): on: the ruleset has it; done: already taken."""
         if not on:
-            return _BAD_ACTION
+            return claims.BAD_ACTION
         if self.phase != PH_DEAL:
-            return _BAD_PHASE
+            return claims.BAD_PHASE
         if done:
-            return _ALREADY_DONE
-        if not self._all_have(_ST_DEALT):
-            return _BAD_PHASE
+            return claims.ALREADY_DONE
+        if not self._all_have(claims.ST_DEALT):
+            return claims.BAD_PHASE
         return self._new_tile(f)
 
     def _new_tile(self, f):
@@ -554,30 +469,30 @@ class Game:
         r = self._face_ok(f)
         if r:
             return r
-        return _FIFTH_COPY if self.seen[f] >= 4 else 0
+        return claims.FIFTH_COPY if self.seen[f] >= 4 else 0
 
     def _fei_index(self, s, f):
-        i = self._meld_index(s, meld.make(_M_PENG, f))
+        i = self._meld_index(s, meld.make(meld.PENG, f))
         return i if i >= 0 and self.fei[4 * s + i] else -1
 
     def _check_baohu(self, s):
         """报胡: "在配牌结束后，所有家检查手牌，如果听牌，可以在自家摸牌前宣布报胡"; the
         dealer (no draw before its first discard) declares before that discard."""
-        if not self.rs[_P_BAOHU]:
-            return _BAD_ACTION
+        if not self.rs[R.P_BAOHU]:
+            return claims.BAD_ACTION
         if self.phase not in (PH_DRAW, PH_DISCARD):
-            return _BAD_PHASE
-        if self.status[s] & _ST_BAOHU:
-            return _ALREADY_DONE
-        if self.ndraw[s] or self.nmeld[s] or self.status[s] & _ST_WON or self._discarded(s):
-            return _BAD_PHASE  # (the dealer is then the turn seat in PH_DISCARD)
+            return claims.BAD_PHASE
+        if self.status[s] & claims.ST_BAOHU:
+            return claims.ALREADY_DONE
+        if self.ndraw[s] or self.nmeld[s] or self.status[s] & claims.ST_WON or self._discarded(s):
+            return claims.BAD_PHASE  # (the dealer is then the turn seat in PH_DISCARD)
         if s != self.dealer:  # its 3n+1 tiles as dealt
-            return 0 if self._ready_without(s, 0, 0) else _NOT_READY
+            return 0 if self._ready_without(s, 0, 0) else claims.NOT_READY
         h = self.hand[s]
         for f in range(27):  # the dealer's 3n+2 less one discard
             if h[f] and self._ready_without(s, f):
                 return 0
-        return _NOT_READY
+        return claims.NOT_READY
 
     def _ready_without(self, s, f, n=1):
         """Truthy if seat s is ready once n copies of f leave its concealed
@@ -592,7 +507,7 @@ class Game:
         if n == 4:
             lim[f] += 4
         h[f] -= n
-        w = self.waits_limited(s, lim) or (n < 4 and self.rs[_P_BAOHU] > 1
+        w = self.waits_limited(s, lim) or (n < 4 and self.rs[R.P_BAOHU] > 1
                                            and self._pairs(s) > 3 and not void_held(self, s))
         h[f] += n
         return w
@@ -607,25 +522,26 @@ class Game:
     def _check_qinghu(self, s, f):
         """请胡: "摸牌后当手上有五个小对子（五对将）时，可以打出单张牌，并宣报请胡"."""
         rs = self.rs
-        if not rs[_P_QINGHU]:
-            return _BAD_ACTION
+        if not rs[R.P_QINGHU]:
+            return claims.BAD_ACTION
         h = self.hand[s]
         if not h[f]:
-            return _NOT_HELD
+            return claims.NOT_HELD
         # a 报胡 seat may 请胡 only with rs baohu 2 (二合一): "大部分情况下请胡不能报胡，
         # 但是在“二合一”规矩下也允许请胡报胡" ((2 - baohu) << 6: ST_BAOHU at 1, none at 2)
-        if self.drawn < 0 or self.nmeld[s] or self.status[s] & (_ST_NOHU | (2 - rs[_P_BAOHU]) << 6):
-            return _NOT_A_WIN
+        refuse = claims.ST_NOHU | (2 - rs[R.P_BAOHU]) << 6
+        if self.drawn < 0 or self.nmeld[s] or self.status[s] & refuse:
+            return claims.NOT_A_WIN
         h[f] -= 1
-        v = fan.score(rs, h, (), self._vd(s), _F_ZIMO | _F_QINGHU)
+        v = fan.score(rs, h, (), self._vd(s), fan.ZIMO | fan.QINGHU)
         h[f] += 1
-        return 0 if v >= 0 else _NOT_A_WIN
+        return 0 if v >= 0 else claims.NOT_A_WIN
 
     def _check_exchange(self, s, arg):
         if self.phase != PH_EXCHANGE:
-            return _BAD_PHASE
-        if self.status[s] & _ST_GAVE:
-            return _ALREADY_DONE
+            return claims.BAD_PHASE
+        if self.status[s] & claims.ST_GAVE:
+            return claims.ALREADY_DONE
         r = self._faces(arg)
         if r:
             return r
@@ -637,56 +553,56 @@ class Game:
                 n += _tmp[f]
                 suits |= 1 << (f // 9)
                 if h[f] < _tmp[f]:
-                    return _NOT_HELD
+                    return claims.NOT_HELD
         if n != 3:
-            return _BAD_COUNT
-        return 0 if suits in (1, 2, 4) else _NOT_ONE_SUIT
+            return claims.BAD_COUNT
+        return 0 if suits in (1, 2, 4) else claims.NOT_ONE_SUIT
 
     def _check_discard(self, s, f):
         h = self.hand[s]
         if not h[f]:
-            return _NOT_HELD
+            return claims.NOT_HELD
         if self.is_wild(f):
-            return _WILD_TILE  # "听用牌不能打出"
-        if self.status[s] & _ST_BAOHU and self.drawn < 0:
+            return claims.WILD_TILE  # "听用牌不能打出"
+        if self.status[s] & claims.ST_BAOHU and self.drawn < 0:
             # the dealer's first discard after its 报胡 must leave it ready
-            return 0 if self._ready_without(s, f) else _NOT_READY
-        if self.status[s] & _ST_LOCKED and f != self.drawn:
-            return _LOCKED
+            return 0 if self._ready_without(s, f) else claims.NOT_READY
+        if self.status[s] & claims.ST_LOCKED and f != self.drawn:
+            return claims.LOCKED
         v = self.void[s]
         if v < 3 and f // 9 != v and void_held(self, s):
-            return _MUST_DISCARD_VOID
+            return claims.MUST_DISCARD_VOID
         return 0
 
     def _check_kong(self, kind, s, f):
         h = self.hand[s]
-        if self.wall <= 0 and not self.rs[_P_HAIDI_GANG]:
-            return _NO_TILES_LEFT
+        if self.wall <= 0 and not self.rs[R.P_HAIDI_GANG]:
+            return claims.NO_TILES_LEFT
         if self.is_wild(f):
-            return _WILD_TILE  # 听用 "不能进行杠的操作"
-        if self.after_peng and self.rs[_P_PENG_NO_KONG]:
-            return _BAD_PHASE  # "碰后不准立即杠牌"
+            return claims.WILD_TILE  # 听用 "不能进行杠的操作"
+        if self.after_peng and self.rs[R.P_PENG_NO_KONG]:
+            return claims.BAD_PHASE  # "碰后不准立即杠牌"
         if f // 9 == self.void[s]:
-            return _VOID_TILE
+            return claims.VOID_TILE
         if void_held(self, s):
-            return _VOID_HELD_NO_CLAIM
+            return claims.VOID_HELD_NO_CLAIM
         if kind == ANGANG:
             if h[f] < 4:
-                return _NOT_HELD
-            if self.status[s] & _ST_BAOHU:
+                return claims.NOT_HELD
+            if self.status[s] & claims.ST_BAOHU:
                 # "报胡后自家可以杠牌，但必须保证杠牌后要有叫"
-                return 0 if self._ready_without(s, f, 4) else _NOT_READY
-            if self.status[s] & _ST_LOCKED and not self._an_keeps_waits(s, f):
-                return _LOCKED
+                return 0 if self._ready_without(s, f, 4) else claims.NOT_READY
+            if self.status[s] & claims.ST_LOCKED and not self._an_keeps_waits(s, f):
+                return claims.LOCKED
             return 0
-        if self._meld_index(s, meld.make(_M_PENG, f)) < 0 or not h[f]:
-            return _NOT_HELD
+        if self._meld_index(s, meld.make(meld.PENG, f)) < 0 or not h[f]:
+            return claims.NOT_HELD
         if self._fei_index(s, f) >= 0:
-            return _WILD_TILE  # a 飞 holds a wild: 提 it first
-        if self.status[s] & _ST_LOCKED:
-            return _LOCKED
-        if self.drawn != f and self.rs[_P_BUGANG_WHEN] == 2:
-            return _BUGANG_LATE
+            return claims.WILD_TILE  # a 飞 holds a wild: 提 it first
+        if self.status[s] & claims.ST_LOCKED:
+            return claims.LOCKED
+        if self.drawn != f and self.rs[R.P_BUGANG_WHEN] == 2:
+            return claims.BUGANG_LATE
         return 0
 
     def _an_keeps_waits(self, s, f):
@@ -705,24 +621,24 @@ class Game:
 
     def _check_claim(self, kind, s):
         if self.phase not in (PH_CLAIM, PH_ROB):
-            return _BAD_PHASE
+            return claims.BAD_PHASE
         if self.resp[s]:
-            return _ALREADY_DONE
+            return claims.ALREADY_DONE
         m = self.prompt[s]
         bit = _BITS[kind] if kind < len(_BITS) else 0
         if bit and not m & bit:
             if s == self.pseat:
-                return _NO_CLAIM
-            if self.phase == PH_ROB and bit != _C_HU:
-                return _NO_CLAIM
+                return claims.NO_CLAIM
+            if self.phase == PH_ROB and bit != claims.C_HU:
+                return claims.NO_CLAIM
             r = claims.claim_reason(self, s, bit, self.pend)
-            return r if r else _NO_CLAIM
+            return r if r else claims.NO_CLAIM
         if not m:
-            return _NO_CLAIM
-        if kind != HU and m & _C_HU and claims.forced(self):
-            return _MUST_WIN
+            return claims.NO_CLAIM
+        if kind != HU and m & claims.C_HU and claims.forced(self):
+            return claims.MUST_WIN
         if kind == HU and self.discard_win_fan(s, self.pend, 0) < 0:
-            return _NOT_A_WIN
+            return claims.NOT_A_WIN
         return 0
 
     # ----- applying ------------------------------------------------------
@@ -734,11 +650,11 @@ class Game:
             ok = isinstance(a, (tuple, list))
             s = a[1] if ok and len(a) > 1 else -1
             k = a[0] if ok and len(a) > 0 else -1
-            return [(_EV_REFUSED, s, r, k)]
+            return [(settle.EV_REFUSED, s, r, k)]
         kind = a[0]
         s = a[1]
         arg = a[2]
-        ev = [(_EV_ACCEPTED, s, kind)]
+        ev = [(settle.EV_ACCEPTED, s, kind)]
         if kind == DEAL:
             self._do_deal(s, ev)
         elif kind == MA:
@@ -760,7 +676,7 @@ class Game:
         elif kind == HU and self.phase == PH_DISCARD:
             self._win_self(s, arg, ev)
         elif kind == BAOHU:
-            self.status[s] |= _ST_BAOHU | _ST_LOCKED
+            self.status[s] |= claims.ST_BAOHU | claims.ST_LOCKED
             self._w[s] = -1
         elif kind == QINGHU:
             self.qing = 1
@@ -775,7 +691,7 @@ class Game:
     def _phase(self, ph, turn, ev):
         self.phase = ph
         self.turn = turn
-        ev.append((_EV_PHASE, ph, turn))
+        ev.append((settle.EV_PHASE, ph, turn))
 
     def _do_deal(self, s, ev):
         h = self.hand[s]
@@ -784,17 +700,17 @@ class Game:
             h[f] += x
             self.seen[f] += x
             self.wall -= x
-        self.status[s] |= _ST_DEALT
+        self.status[s] |= claims.ST_DEALT
         self._w[s] = -1
-        if self._all_have(_ST_DEALT):
+        if self._all_have(claims.ST_DEALT):
             self._after_deal(ev)
 
     def _after_deal(self, ev):
-        if self.rs[_P_JIAOMA] and self.ma_face < 0:
+        if self.rs[R.P_JIAOMA] and self.ma_face < 0:
             return  # the 马 tile comes next
-        if self.rs[_P_TINGYONG] and self.benjin < 0:
+        if self.rs[R.P_TINGYONG] and self.benjin < 0:
             return  # the 本金 is turned next
-        if self.rs[_P_HUANSANZHANG]:
+        if self.rs[R.P_HUANSANZHANG]:
             self._phase(PH_EXCHANGE, self.dealer, ev)
         else:
             self._to_dingque(ev)
@@ -841,7 +757,7 @@ class Game:
         self._after_deal(ev)
 
     def _to_dingque(self, ev):
-        if self.rs[_P_DINGQUE] == 1:
+        if self.rs[R.P_DINGQUE] == 1:
             self._phase(PH_DINGQUE, self.dealer, ev)
         else:
             self._start_play(ev)
@@ -858,8 +774,8 @@ class Game:
                 self.give[i] = f
                 i += 1
                 h[f] -= 1
-        self.status[s] |= _ST_GAVE
-        if not self._all_have(_ST_GAVE):
+        self.status[s] |= claims.ST_GAVE
+        if not self._all_have(claims.ST_GAVE):
             return
         d = self.direction
         step = self.np - 1 if d == DIR_PREV else (1 if d == DIR_NEXT else 2)
@@ -870,16 +786,16 @@ class Game:
             for f in got:
                 self.hand[r][f] += 1
             self._w[r] = -1
-            ev.append((_EV_EXCHANGED, r, got, g))
+            ev.append((settle.EV_EXCHANGED, r, got, g))
         self._to_dingque(ev)
 
     def _do_dingque(self, s, suit, ev):
         self.void[s] = suit
-        self.status[s] |= _ST_QUE
+        self.status[s] |= claims.ST_QUE
         self._w[s] = -1
-        if not self._all_have(_ST_QUE):
+        if not self._all_have(claims.ST_QUE):
             return
-        ev.append((_EV_VOIDS, bytes(self.void)))
+        ev.append((settle.EV_VOIDS, bytes(self.void)))
         self._start_play(ev)
 
     def _do_draw(self, s, f, ev):
@@ -901,10 +817,10 @@ class Game:
         self._phase(PH_DISCARD, s, ev)
 
     def _do_discard(self, s, f, ev):
-        if self.status[s] & _ST_BAOHU and not self.qing and (self.can_selfwin(s) or (
-                self.rs[_P_BAOHU] > 1 and self.drawn >= 0 and self._pairs(s) > 4)):
+        if self.status[s] & claims.ST_BAOHU and not self.qing and (self.can_selfwin(s) or (
+                self.rs[R.P_BAOHU] > 1 and self.drawn >= 0 and self._pairs(s) > 4)):
             # "报胡后如果自家自摸...没胡...不能再食和": a win or (二合一) a 请胡 passed
-            self.status[s] |= _ST_NOHU
+            self.status[s] |= claims.ST_NOHU
         self.hand[s][f] -= 1
         self._w[s] = -1
         i = self.ndisc
@@ -932,7 +848,7 @@ class Game:
             self.resp[t] = 0
             if m:
                 any_claim = 1
-                ev.append((_EV_PROMPT, t, m, f))
+                ev.append((settle.EV_PROMPT, t, m, f))
         self.prompt[s] = 0
         self.resp[s] = 0
         if any_claim:
@@ -964,7 +880,7 @@ class Game:
     def _end(self, why, ev):
         self.end = why
         self.phase = PH_END
-        ev.append((_EV_HAND_END, why, tuple(self.delta)))
+        ev.append((settle.EV_HAND_END, why, tuple(self.delta)))
 
     def _add_meld(self, s, m):
         self.melds[4 * s + self.nmeld[s]] = m
@@ -989,13 +905,14 @@ class Game:
             self._end(END_WALL, ev)
 
     def _do_angang(self, s, f, ev):
-        if self.status[s] & _ST_BAOHU and self.can_selfwin(s):
-            self.status[s] |= _ST_NOHU  # "报胡后如果自家自摸...没胡...不能再食和": a kong instead
+        if self.status[s] & claims.ST_BAOHU and self.can_selfwin(s):
+            # "报胡后如果自家自摸...没胡...不能再食和": a kong instead
+            self.status[s] |= claims.ST_NOHU
         self.hand[s][f] -= 4
         self.shown[f] += 4
-        self._add_meld(s, meld.make(_M_ANGANG, f))
+        self._add_meld(s, meld.make(meld.ANGANG, f))
         self.last_lo = self.nled
-        settle.gang(self, ev, s, _M_ANGANG, -1, 0)
+        settle.gang(self, ev, s, meld.ANGANG, -1, 0)
         self.kong_giver = -1
         self._after_kong(s, ev)
 
@@ -1010,10 +927,10 @@ class Game:
     def _complete_bugang(self, ev):
         s = self.pseat
         f = self.pend
-        i = self._meld_index(s, meld.make(_M_PENG, f))
-        self.melds[4 * s + i] = meld.make(_M_BUGANG, f)
+        i = self._meld_index(s, meld.make(meld.PENG, f))
+        self.melds[4 * s + i] = meld.make(meld.BUGANG, f)
         self.last_lo = self.nled
-        settle.gang(self, ev, s, _M_BUGANG, -1, self.late)
+        settle.gang(self, ev, s, meld.BUGANG, -1, self.late)
         self.kong_giver = -1
         self.pend = -1
         self._after_kong(s, ev)
@@ -1031,7 +948,7 @@ class Game:
             if r == HU + 1:
                 any_hu = 1
             elif not r:
-                if m & _C_HU:
+                if m & claims.C_HU:
                     open_hu = 1
                 else:
                     open_other = 1
@@ -1066,18 +983,18 @@ class Game:
         """Claims passed on the pending tile: 过碰不碰 (rs guopeng), a 报胡 seat's
         passed win, and 过手胡: a seat offered 胡 that did not take it is barred
         (per rs guoshou) until its next draw."""
-        mode = self.rs[_P_GUOSHOU]
+        mode = self.rs[R.P_GUOSHOU]
         f = self.pend
         for t in range(self.np):
             m = self.prompt[t]
             r = self.resp[t]
-            if (m & (_C_PENG | _C_FEI) and self.rs[_P_GUOPENG]
+            if (m & (claims.C_PENG | claims.C_FEI) and self.rs[R.P_GUOPENG]
                     and r not in (PENG + 1, ZHIGANG + 1, FEI + 1)):
                 self.gp_mask[t] |= 1 << f  # "过碰不碰": 碰 or 飞 passed
-            if not m & _C_HU or r == HU + 1:
+            if not m & claims.C_HU or r == HU + 1:
                 continue
-            if self.status[t] & _ST_BAOHU:
-                self.status[t] |= _ST_NOHU  # "报胡后如果...他家点炮没胡...不能再食和"
+            if self.status[t] & claims.ST_BAOHU:
+                self.status[t] |= claims.ST_NOHU  # "报胡后如果...他家点炮没胡...不能再食和"
             if mode == 2:
                 fl = claims.win_flags_discard(self, t, f, self.phase == PH_ROB)
                 v = self.discard_win_fan(t, f, fl)
@@ -1106,7 +1023,7 @@ class Game:
         else:
             h[f] -= 2
             self.shown[f] += 3
-        self._add_meld(s, meld.make(_M_PENG, f))
+        self._add_meld(s, meld.make(meld.PENG, f))
         self.calls += 1
         self._w[s] = -1
         self._no_kong()
@@ -1120,10 +1037,10 @@ class Game:
         self._claim_discard()
         self.hand[s][f] -= 3
         self.shown[f] += 4
-        self._add_meld(s, meld.make(_M_ZHIGANG, f))
+        self._add_meld(s, meld.make(meld.ZHIGANG, f))
         self.after_gang = 0
         self.chain_lo = self.last_lo = self.nled
-        settle.gang(self, ev, s, _M_ZHIGANG, d, 0)
+        settle.gang(self, ev, s, meld.ZHIGANG, d, 0)
         self.kong_giver = d
         self.pend = -1
         self._after_kong(s, ev)
@@ -1136,7 +1053,7 @@ class Game:
             self.gone[f] += 1
         flags = 0
         if self.qing:
-            flags = _F_QINGHUPAO  # "有其他家胡打出的请胡牌时，请胡失败，该家的胡牌番数+3"
+            flags = fan.QINGHUPAO  # "有其他家胡打出的请胡牌时，请胡失败，该家的胡牌番数+3"
             self.qing = 0
         winners = []
         for k in range(1, self.np):
@@ -1151,8 +1068,8 @@ class Game:
             v = self.score(w, h, wf, f)
             h[f] -= 1
             settle.win_discard(self, ev, w, d, v, robbed)
-            ev.append((_EV_WIN, w, v, wf, d, f))
-        if wf & _F_GANGSHANGPAO:  # the same for every winner: the discard's own
+            ev.append((settle.EV_WIN, w, v, wf, d, f))
+        if wf & fan.GANGSHANGPAO:  # the same for every winner: the discard's own
             settle.zhuanyi(self, ev, d, winners)
         if self.nwins == 0:
             self.first_from = d
@@ -1180,10 +1097,10 @@ class Game:
             f = arg if isinstance(arg, int) and 0 <= arg < 27 and h[arg] else 26
             while not h[f]:
                 f -= 1
-        ev.append((_EV_WIN, s, v, flags, -1, f))
+        ev.append((settle.EV_WIN, s, v, flags, -1, f))
         if self.nwins == 0:
             self.first_from = -1
-        if rs[_P_MODE] == _MODE_XUELIU:
+        if rs[R.P_MODE] == R.MODE_XUELIU:
             h[f] -= 1  # the winning tile goes face up; the 13 stay
             self.shown[f] += 1
             self.gone[f] += 1
@@ -1198,10 +1115,10 @@ class Game:
         f = self.pend
         self.qing = 0
         self.pend = -1
-        flags = _F_ZIMO | _F_QINGHU | (_F_HAIDI if self.wall == 0 else 0) | self.seat_flags(s)
+        flags = fan.ZIMO | fan.QINGHU | (fan.HAIDI if self.wall == 0 else 0) | self.seat_flags(s)
         v = fan.score(self.rs, self.hand[s], (), self._vd(s), flags)
         settle.win_zimo(self, ev, s, v, -1)
-        ev.append((_EV_WIN, s, v, flags, -1, f))
+        ev.append((settle.EV_WIN, s, v, flags, -1, f))
         if self.nwins == 0:
             self.first_from = -1
         self._mark_won(s)
@@ -1215,12 +1132,12 @@ class Game:
 
     def _mark_won(self, w):
         self.wins[w] += 1
-        st = self.status[w] | _ST_WON
-        if self.rs[_P_MODE] == _MODE_XUELIU:
-            if self.rs[_P_XUELIU_LOCK]:
-                st |= _ST_LOCKED
+        st = self.status[w] | claims.ST_WON
+        if self.rs[R.P_MODE] == R.MODE_XUELIU:
+            if self.rs[R.P_XUELIU_LOCK]:
+                st |= claims.ST_LOCKED
         else:
-            st |= _ST_LEFT
+            st |= claims.ST_LEFT
         self.status[w] = st
         if self.nwins < len(self.winners):
             self.winners[self.nwins] = w
@@ -1228,13 +1145,13 @@ class Game:
 
     def _over(self, ev):
         """血战: the hand ends at rs max_winners winners or one player left."""
-        if self.rs[_P_MODE] == _MODE_XUELIU:
+        if self.rs[R.P_MODE] == R.MODE_XUELIU:
             return False
         left = 0
         for s in range(self.np):
-            if self.status[s] & _ST_LEFT:
+            if self.status[s] & claims.ST_LEFT:
                 left += 1
-        if left >= self.rs[_P_MAX_WINNERS] or self.np - left <= 1:
+        if left >= self.rs[R.P_MAX_WINNERS] or self.np - left <= 1:
             self._end(END_WINNERS, ev)
             return True
         return False
@@ -1276,8 +1193,8 @@ class Match:
 
     def __init__(self, rs, dealer=0):
         self.rs = rs
-        self.np = rs[_P_PLAYERS]
-        self.totals = [rs[_P_START_POINTS]] * self.np
+        self.np = rs[R.P_PLAYERS]
+        self.totals = [rs[R.P_START_POINTS]] * self.np
         self.hand_no = 0
         self.dealer = dealer
         self.history = []  # each finished hand's deltas
@@ -1309,7 +1226,7 @@ class Match:
         self.dealer = next_dealer(self.rs, g, drawn_dealer)
 
     def over(self):
-        return self.hand_no >= self.rs[_P_HANDS]
+        return self.hand_no >= self.rs[R.P_HANDS]
 
     def ranking(self):
         """Seats from first to last (higher total first; ties by seat)."""
@@ -1326,7 +1243,7 @@ def ma_seat(dealer, np, f):
 
 def next_dealer(rs, g, drawn=-1):
     """Dealer of the next hand after game g, per rs dealer_next."""
-    mode = rs[_P_DEALER_NEXT]
+    mode = rs[R.P_DEALER_NEXT]
     d = g.dealer
     if mode == 2:
         return (d + 1) % g.np

@@ -19,7 +19,7 @@ import micropython
 if sys.implementation.name == "micropython":
 
     @micropython.viper
-    def _groups(c, o: int) -> bool:
+    def is_groups(c, o: int) -> bool:
         """True if suit at offset o (faces o..o+8) splits into groups only.
 
         The greedy pass as machine code (viper): a rank's tiles left after the
@@ -53,7 +53,7 @@ else:
     # inside reach ten) is _STEP[s + x]. Ranks 8 and 9 start no run, so groups
     # end in state 0. A tuple, not bytes: CPython indexes a tuple in a
     # specialised step (waits 7% fewer instructions); 160 entries, checked by
-    # tests/core/test_shape.py. CPython's only: MicroPython's _groups is viper
+    # tests/core/test_shape.py. CPython's only: MicroPython's is_groups is viper
     # code, and the board's build leaves this branch out.
     _STEP = tuple(144 if st > 8 or x < st // 3 + st % 3 else
                   16 * (3 * ((x - st // 3 - st % 3) % 3) + st // 3)
@@ -63,7 +63,7 @@ else:
         """CPython runs the viper functions as Python: a bytearray is its bytes."""
         return b
 
-    def _groups(c, o: int) -> bool:
+    def is_groups(c, o: int) -> bool:
         """True if suit at offset o (faces o..o+8) splits into groups only.
 
         Counts 0..15 (wild hands try fifth and further copies). Unrolled, with two
@@ -89,12 +89,12 @@ else:
         return s == 0
 
 
-def _pair_groups(c, o):
+def is_pair_groups(c, o):
     """True if suit at offset o splits into one pair and groups."""
-    return _pair_at(c, o, o + (2 * _rank_sum(c, o)) % 3)
+    return _pair_at(c, o, o + (2 * rank_sum(c, o)) % 3)
 
 
-def _suit_size(c, o):
+def suit_size(c, o):
     n = 0
     for i in range(o, o + 9):
         n += c[i]
@@ -124,7 +124,7 @@ def is_standard(counts, void=-1):
     """Four groups and a pair (fewer groups with melds), void suit empty."""
     pair_suit = -1
     for s in range(3):
-        n = _suit_size(counts, s * 9)
+        n = suit_size(counts, s * 9)
         if n and s == void:
             return False
         m = n % 3
@@ -137,22 +137,22 @@ def is_standard(counts, void=-1):
     for s in range(3):
         o = s * 9
         if s == pair_suit:
-            if not _pair_groups(counts, o):
+            if not is_pair_groups(counts, o):
                 return False
-        elif not _groups(counts, o):
+        elif not is_groups(counts, o):
             return False
     return True
 
 
 def is_win(counts, void=-1):
     """True if the concealed tiles (3n+2 of them) form a winning shape."""
-    if void >= 0 and _suit_size(counts, void * 9):
+    if void >= 0 and suit_size(counts, void * 9):
         return False
     return is_standard(counts, void) or is_qidui(counts)
 
 
 @micropython.viper
-def _rank_sum(c, o: int) -> int:
+def rank_sum(c, o: int) -> int:
     """A number congruent mod 3 to sum(rank index * count) over the suit at o,
     all the pair and wait ranks need: groups alone make it 0 mod 3. Ranks
     1, 4, 7 count 0 times, 2, 5, 8 once, 3, 6, 9 twice (fewer products)."""
@@ -161,18 +161,18 @@ def _rank_sum(c, o: int) -> int:
 
 
 @micropython.viper
-def _group_waits(c, o: int, s: int) -> int:
+def group_waits(c, o: int, s: int) -> int:
     """Bitmask of faces that make the suit at o (3k+2 tiles) groups only.
 
-    s: the suit's rank sum, >= 0 (only s mod 3 counts; see _rank_sum). The
+    s: the suit's rank sum, >= 0 (only s mod 3 counts; see rank_sum). The
     rank sum of groups is 0 mod 3, so the drawn rank is -s mod 3: three
-    candidates, each checked by one _groups. A drawn tile with nothing at its
+    candidates, each checked by one is_groups. A drawn tile with nothing at its
     face or beside it joins no group (one copy, no run), so it costs no
-    _groups: a third of the candidates on play-like hands. The four-copy
-    rule is waits_mask's, on the result. Viper on MicroPython, as _groups.
+    is_groups: a third of the candidates on play-like hands. The four-copy
+    rule is waits_mask's, on the result. Viper on MicroPython, as is_groups.
     """
     p = ptr8(c)
-    g = _groups
+    g = is_groups
     f = o + 2 - (s + 2) % 3  # o + (-s mod 3), with no negative operand
     end = o + 9
     mask = 0
@@ -186,14 +186,14 @@ def _group_waits(c, o: int, s: int) -> int:
     return mask
 
 
-def _pair_waits(c, o, s):
+def pair_waits(c, o, s):
     """Waits of a suit of 3k+1 tiles that must end as one pair and groups.
 
     Either the drawn tile pairs a held single (单钓: the rest is groups, so its
     rank is s mod 3), or the pair is already held: take it out, and the drawn
-    rank is fixed mod 3 as for groups only. Each candidate costs one _groups,
-    but a drawn tile with no neighbour is skipped as in _group_waits.
-    s: the suit's rank sum, as for _group_waits.
+    rank is fixed mod 3 as for groups only. Each candidate costs one is_groups,
+    but a drawn tile with no neighbour is skipped as in group_waits.
+    s: the suit's rank sum, as for group_waits.
     """
     mask = 0
     end = o + 9
@@ -201,7 +201,7 @@ def _pair_waits(c, o, s):
     while f < end:
         if c[f]:
             c[f] -= 1
-            if _groups(c, o):
+            if is_groups(c, o):
                 mask |= 1 << f
             c[f] += 1
         f += 3
@@ -213,7 +213,7 @@ def _pair_waits(c, o, s):
         while f < end:
             if (c[f] or c[f - 1] or (f < 26 and c[f + 1])) and not mask >> f & 1:
                 c[f] += 1
-                if _groups(c, o):
+                if is_groups(c, o):
                     mask |= 1 << f
                 c[f] -= 1
             f += 3
@@ -226,7 +226,7 @@ def _pair_at(c, o, p):
     while p < o + 9:
         if c[p] >= 2:
             c[p] -= 2
-            ok = _groups(c, o)
+            ok = is_groups(c, o)
             c[p] += 2
             if ok:
                 return True
@@ -264,34 +264,34 @@ def waits_mask(counts, void=-1, limit=None):
     rr = r0 + r1 + r2
     if rr == 1:  # residues (1,0,0): the odd suit takes tile and pair
         # the other suits hold groups only (an empty suit, often the void, trivially)
-        if (r0 or not n0 or _groups(c, 0)) and (r1 or not n1 or _groups(c, 9)) and (
-                r2 or not n2 or _groups(c, 18)):
+        if (r0 or not n0 or is_groups(c, 0)) and (r1 or not n1 or is_groups(c, 9)) and (
+                r2 or not n2 or is_groups(c, 18)):
             if r0:
-                mask |= _pair_waits(c, 0, t0 >> 7)
+                mask |= pair_waits(c, 0, t0 >> 7)
             elif r1:
-                mask |= _pair_waits(c, 9, t1 >> 7)
+                mask |= pair_waits(c, 9, t1 >> 7)
             else:
-                mask |= _pair_waits(c, 18, t2 >> 7)
+                mask |= pair_waits(c, 18, t2 >> 7)
     elif rr == 4 and not (r0 and r1 and r2):  # (2,2,0): the third suit holds groups only
         if not r0:
-            if not n0 or _groups(c, 0):
+            if not n0 or is_groups(c, 0):
                 mask |= _split_waits(c, 9, t1 >> 7, 18, t2 >> 7)
         elif not r1:
-            if not n1 or _groups(c, 9):
+            if not n1 or is_groups(c, 9):
                 mask |= _split_waits(c, 0, t0 >> 7, 18, t2 >> 7)
-        elif not n2 or _groups(c, 18):
+        elif not n2 or is_groups(c, 18):
             mask |= _split_waits(c, 0, t0 >> 7, 9, t1 >> 7)
     if mask and (limit or c.find(b"\x04") >= 0):
-        mask = _drawable(c, mask, limit)
+        mask = drawable(c, mask, limit)
     return mask
 
 
 if sys.implementation.name == "micropython":
 
     @micropython.viper
-    def _drawable(c, m: int, limit) -> int:
+    def drawable(c, m: int, limit) -> int:
         """Waits m without the faces whose four copies are held (in c or limit).
-        Viper, as _groups: a wild hand's waits are often every face, and this
+        Viper, as is_groups: a wild hand's waits are often every face, and this
         loop over them had cost a fifth of a two-wild call with melds."""
         p = ptr8(c)
         q = ptr8(limit if limit else c)
@@ -308,7 +308,7 @@ if sys.implementation.name == "micropython":
 
 else:
 
-    def _drawable(c, m, limit):
+    def drawable(c, m, limit):
         """Waits m without the faces whose four copies are held (in c or limit)."""
         k = m
         while k:
@@ -325,9 +325,9 @@ def _split_waits(c, a, sa, b, sb):
     one holds the pair and groups, the drawn tile makes the other groups."""
     mask = 0
     if _pair_at(c, b, b + (2 * sb) % 3):
-        mask = _group_waits(c, a, sa)
+        mask = group_waits(c, a, sa)
     if _pair_at(c, a, a + (2 * sa) % 3):
-        mask |= _group_waits(c, b, sb)
+        mask |= group_waits(c, b, sb)
     return mask
 
 

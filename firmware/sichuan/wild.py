@@ -53,8 +53,8 @@ Nothing allocates; the recursion is at most nine deep.
 On MicroPython `_dp`, `_two` and `_pw2`, the loops that ask shape's groups
 check most often, and `_occ` are viper code (machine code from the same
 source; CPython runs `_two`, `_pw2` and `_occ` as Python with `ptr8` the
-bytearray itself), like shape's `_groups`, `_rank_sum`, `_group_waits` and
-`_drawable`: the waits with one or two wilds became 2.2 and 2.7 times
+bytearray itself), like shape's `is_groups`, `rank_sum`, `group_waits` and
+`drawable`: the waits with one or two wilds became 2.2 and 2.7 times
 faster, with three and four 2.7 and 3.8 times (docs/decisions.md).
 """
 
@@ -66,13 +66,13 @@ from micropython import const
 from . import fan, shape
 from . import ruleset as R
 from .shape import (
-    _drawable,
-    _group_waits,
-    _groups,
-    _pair_groups,
-    _pair_waits,
-    _rank_sum,
-    _suit_size,
+    drawable,
+    group_waits,
+    is_groups,
+    is_pair_groups,
+    pair_waits,
+    rank_sum,
+    suit_size,
 )
 
 _INF = const(99)
@@ -183,21 +183,21 @@ else:
         tot = 0
         for t in range(3):
             o = 9 * t
-            n = _suit_size(c, o)
+            n = suit_size(c, o)
             tot += n
             r = n % 3
             # calls only when wn reaches the next value (most hands hold one
             # or two wilds); groups and two wilds as the pair bound p (g + 2)
             if r == 2:
                 g = 1 if wn and _wf(c, o, 0) else (_cost(c, o, n, 0, wn, 4) if wn > 3 else _INF)
-                p = 0 if _pair_groups(c, o) else (
+                p = 0 if is_pair_groups(c, o) else (
                     3 if g == 1 else (_cost(c, o, n, 1, wn, 3) if wn > 2 else _INF))
             elif r:
                 g = _cost(c, o, n, 0, wn, 2) if wn > 1 else _INF
                 p = 1 if wn and _wf(c, o, 1) else (
                     4 if g == 2 else (_cost(c, o, n, 1, wn, 4) if wn > 3 else _INF))
             else:
-                g = 0 if not n or _groups(c, o) else (
+                g = 0 if not n or is_groups(c, o) else (
                     _cost(c, o, n, 0, wn, 3) if wn > 2 else _INF)
                 p = 2 if not g else (_cost(c, o, n, 1, wn, 2) if wn > 1 else _INF)
             _cst[t] = g
@@ -216,7 +216,7 @@ else:
         if not n:
             return 512
         if b == 0:
-            return 512 if (_pair_groups(c, o) if pair else _groups(c, o)) else 0
+            return 512 if (is_pair_groups(c, o) if pair else is_groups(c, o)) else 0
         if b == 1:
             return _wf(c, o, pair) >> o
         if b > 2:
@@ -289,8 +289,8 @@ def _two(c, o: int, stop: int, seed: int) -> int:
     them are not asked; returned with the answer). Viper on MicroPython (see
     the module notes); sums stay non-negative, as viper's % is C's."""
     p = ptr8(c)
-    g = _groups
-    s = int(_rank_sum(c, o))
+    g = is_groups
+    s = int(rank_sum(c, o))
     m = 0
     z = s % 3
     while z < 9:
@@ -335,7 +335,7 @@ def _pw2(c, o: int, stop: int) -> int:
     pair holding a real tile q: with an added one (the other added joins
     groups), or two real ones (both added join groups). Viper, as _two."""
     p = ptr8(c)
-    s = int(_rank_sum(c, o))
+    s = int(rank_sum(c, o))
     m = 0
     for q in range(9):
         x = p[o + q]
@@ -345,7 +345,7 @@ def _pw2(c, o: int, stop: int) -> int:
                 m |= int(_two(c, o, stop, m))
             else:
                 p[o + q] = 0
-                k = int(_group_waits(c, o, s + 9 - q)) >> o
+                k = int(group_waits(c, o, s + 9 - q)) >> o
                 if k:
                     m |= k | (1 << q)
             p[o + q] = x
@@ -361,7 +361,7 @@ def is_win(c, w1, w2, void=-1):
     wn = n1 + n2
     if not wn:
         ok = shape.is_win(c, void)
-    elif void < 0 or not _suit_size(c, 9 * void):
+    elif void < 0 or not suit_size(c, 9 * void):
         tot = _costs(c, wn, void)
         g = _cst[0] + _cst[1] + _cst[2]
         ok = (g + 2 <= wn or g - _cst[0] + _cst[3] <= wn or g - _cst[1] + _cst[4] <= wn
@@ -388,7 +388,7 @@ def waits_mask(c, w1, w2, void=-1, limit=None):
     wn = n1 + n2
     m = 0
     full = 0x7FFFFFF & ~(511 << 9 * void) if void >= 0 else 0x7FFFFFF
-    if void < 0 or not _suit_size(c, 9 * void):
+    if void < 0 or not suit_size(c, 9 * void):
         if wn == 0:
             m = shape.waits_mask(c, void)
         elif wn < 3:
@@ -400,7 +400,7 @@ def waits_mask(c, w1, w2, void=-1, limit=None):
     if m:
         m |= 1 << w1 | 1 << w2
         if limit or b"\x04" in c:
-            m = _drawable(c, m, limit)
+            m = drawable(c, m, limit)
     return m
 
 
@@ -473,7 +473,7 @@ def _fast(c, wn, full):
         if q == 0:  # the drawn tile and the wild both join one suit
             bad = -1
             for o in (0, 9, 18):
-                if not _groups(c, o):
+                if not is_groups(c, o):
                     if bad >= 0:
                         return m
                     bad = o
@@ -485,10 +485,10 @@ def _fast(c, wn, full):
         # 2, 1, 0: a holds 3k+2 tiles, b 3k+1, z 3k (groups)
         a = 0 if r0 == 2 else (9 if r1 == 2 else 18)
         b = 0 if r0 == 1 else (9 if r1 == 1 else 18)
-        if not _groups(c, 27 - a - b):
+        if not is_groups(c, 27 - a - b):
             return m
         ga = _wf(c, a, 0)
-        if _pair_groups(c, a):
+        if is_pair_groups(c, a):
             k = _two(c, b, 0, 0)  # holds b's pair waits
             if k:
                 m |= k << b
@@ -504,7 +504,7 @@ def _fast(c, wn, full):
         z = 0 if r0 == 0 else (9 if r1 == 0 else 18)
         a = (z + 9) % 27
         b = (z + 18) % 27
-        if not _groups(c, z):
+        if not is_groups(c, z):
             return m
         # with x1 the pair waits of x and x2 its two-tile ranks (x1 within x2):
         # a takes a1 if b2, a2 if b1; b likewise. _two notes most pair waits.
@@ -525,16 +525,16 @@ def _fast(c, wn, full):
     a = 0 if r0 == 2 else (9 if r1 == 2 else 18)
     b = (a + 9) % 27
     z = (a + 18) % 27
-    gb = _groups(c, b)
-    gz = _groups(c, z)
+    gb = is_groups(c, b)
+    gz = is_groups(c, z)
     if not gb and not gz:
         return m
-    pa = _pair_groups(c, a)
+    pa = is_pair_groups(c, a)
     ga = _wf(c, a, 0)
     if gb and gz:
         if pa or ga:
             return full
-        return m | _near(c, a, _suit_size(c, a), 1, 2, 0) << a  # three added: the pair and groups
+        return m | _near(c, a, suit_size(c, a), 1, 2, 0) << a  # three added: the pair and groups
     if gb:
         b = z  # b: the suit that is not groups
     # the drawn tile and a wild in b, the other wild in a; or all three in b
@@ -543,14 +543,14 @@ def _fast(c, wn, full):
     if ga and k:
         m |= ga | k << b
     if pa:
-        m |= _near(c, b, _suit_size(c, b), 0, 2, k) << b
+        m |= _near(c, b, suit_size(c, b), 0, 2, k) << b
     return m
 
 
 def _wf(c, o, pair):
     """Faces (bits) that make the suit at o groups (3k+2 tiles, pair 0) or the
     pair and groups (3k+1, pair 1)."""
-    return (_pair_waits if pair else _group_waits)(c, o, _rank_sum(c, o))
+    return (pair_waits if pair else group_waits)(c, o, rank_sum(c, o))
 
 
 def _near(c, o, n, pair, b, m):

@@ -307,7 +307,7 @@ def test_hot_paths_allocate_nothing_on_micropython():
 def test_groups_step_table_follows_the_greedy_rule():
     # shape._STEP[16 * (3*r1 + r2) + x]: the state after a rank holding x tiles
     # (0..15), r1/r2 the runs started at the two ranks below; 144 = failed, and
-    # stays so. CPython's _groups steps it; MicroPython's is viper code and has
+    # stays so. CPython's is_groups steps it; MicroPython's is viper code and has
     # no table.
     if not hasattr(shape, "_STEP"):
         assert sys.implementation.name == "micropython"
@@ -332,7 +332,7 @@ def test_groups_with_counts_up_to_fifteen_match_reference():
         c = bytearray(27)
         for r in range(9):
             c[9 + r] = nxt(16) if nxt(4) == 0 else 0
-        assert shape._groups(c, 9) == _ref_groups(c, False), bytes(c[9:18])
+        assert shape.is_groups(c, 9) == _ref_groups(c, False), bytes(c[9:18])
 
 
 def _suits(c, size, low, out):
@@ -355,7 +355,7 @@ def test_groups_matches_reference_on_every_suit_up_to_nine_tiles():
 
     def check(c):
         seen[0] += 1
-        assert shape._groups(c, 9) == _ref_groups(c, False), tiles.to_text(c)
+        assert shape.is_groups(c, 9) == _ref_groups(c, False), tiles.to_text(c)
 
     for size in range(1, 10):
         _suits(bytearray(27), size, 0, check)

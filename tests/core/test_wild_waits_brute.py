@@ -26,7 +26,7 @@ def _wins_with(d, k, faces, lo, void, hit):
         return hit | 1 if shape.is_win(d, void) else hit
     for i in range(lo, len(faces)):
         f = faces[i]
-        if d[f] >= 7:  # shape._groups reads counts 0..7; an eighth is never needed:
+        if d[f] >= 7:  # shape.is_groups reads counts 0..7; an eighth is never needed:
             continue   # a group or pair of wilds alone may stand for a face not held
         d[f] += 1
         got = _wins_with(d, k - 1, faces, i, void, 0)

@@ -97,7 +97,7 @@ def test_reading_commands_do_not_write_into_a_foreign_or_empty_file(tmp_path, ca
 
 def test_export_never_writes_over_the_archive(tmp_path, capsys):
     a = tmp_path / "archive.sqlite"
-    archive.Archive(str(a)).close()
+    archive.open_archive(str(a)).close()
     before = a.read_bytes()
     bad(*call(capsys, "export", "--archive", str(a), "--csv", str(a)))
     assert a.read_bytes() == before  # was replaced by the CSV: every archived log lost
@@ -107,7 +107,7 @@ def test_export_never_writes_over_the_archive(tmp_path, capsys):
 
 def test_replay_of_a_huge_hand_number(tmp_path, capsys):
     a = tmp_path / "archive.sqlite"
-    archive.Archive(str(a)).close()
+    archive.open_archive(str(a)).close()
     bad(*call(capsys, "replay", "9" * 25, "--archive", str(a)))
 
 
@@ -116,7 +116,7 @@ def test_replay_of_a_huge_hand_number(tmp_path, capsys):
 
 def test_export_into_a_missing_directory(tmp_path, capsys):
     a = tmp_path / "archive.sqlite"
-    archive.Archive(str(a)).close()
+    archive.open_archive(str(a)).close()
     code, out, err = call(capsys, "export", "--archive", str(a),
                           "--csv", str(tmp_path / "nodir" / "x.csv"))
     bad(code, out, err)
@@ -125,7 +125,7 @@ def test_export_into_a_missing_directory(tmp_path, capsys):
 
 def test_export_writes_neither_output_when_one_cannot_be_written(tmp_path, capsys):
     a = tmp_path / "archive.sqlite"
-    archive.Archive(str(a)).close()
+    archive.open_archive(str(a)).close()
     bad(*call(capsys, "export", "--archive", str(a), "--csv", str(tmp_path / "ok.csv"),
               "--html", str(tmp_path / "nodir" / "x.html")))
     assert not (tmp_path / "ok.csv").exists()
@@ -133,7 +133,7 @@ def test_export_writes_neither_output_when_one_cannot_be_written(tmp_path, capsy
 
 def test_export_onto_a_directory_leaves_no_tmp_file(tmp_path, capsys):
     a = tmp_path / "archive.sqlite"
-    archive.Archive(str(a)).close()
+    archive.open_archive(str(a)).close()
     (tmp_path / "out").mkdir()
     bad(*call(capsys, "export", "--archive", str(a), "--csv", str(tmp_path / "out")))
     assert not (tmp_path / "out.tmp").exists()

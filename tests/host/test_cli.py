@@ -13,6 +13,7 @@ import sys
 import pytest
 from mjcall import call
 from mjtable.commands import calc as calccmd
+from mjtable.rules import names
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MJTABLE = os.path.join(os.path.dirname(sys.executable), "mjtable")
@@ -125,7 +126,7 @@ def test_calc_human_lists_chinese_names(capsys):
 def test_pattern_names_cover_every_pattern():
     from sichuan import ruleset
 
-    assert len(calccmd.PATTERN_ZH) == len(ruleset.PATTERNS) == ruleset.NPATTERNS
+    assert len(names.PATTERN_ZH) == len(ruleset.PATTERNS) == ruleset.NPATTERNS
 
 
 # -- bad input: message on stderr, exit 2, nothing on stdout

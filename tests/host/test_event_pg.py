@@ -50,7 +50,7 @@ def _files(logs):
 
 def _puller(url, files, barrier, q):
     """One laptop's `logs pull`: Archive.add_log, one transaction per hand."""
-    ar = archive.Archive(url)
+    ar = archive.open_archive(url)
     barrier.wait()
     new = 0
     for tid, lid, data in files:
@@ -61,7 +61,7 @@ def _puller(url, files, barrier, q):
 
 def test_two_laptops_pulling_at_once_lose_and_duplicate_no_hand(url, generated):
     files = _files(generated[1])
-    archive.Archive(url).close()  # the tables exist before the race (else: the advisory lock)
+    archive.open_archive(url).close()  # the tables exist before the race (else: the advisory lock)
     ctx = multiprocessing.get_context("fork")
     barrier = ctx.Barrier(2)
     q = ctx.Queue()
@@ -75,7 +75,7 @@ def test_two_laptops_pulling_at_once_lose_and_duplicate_no_hand(url, generated):
         p.join(60)
         assert p.exitcode == 0
     assert sum(news) == len(files)  # each hand archived by exactly one of them
-    rows = archive.Archive(url).db.execute(
+    rows = archive.open_archive(url).db.execute(
         "SELECT table_id, log_id, data FROM logs ORDER BY table_id, log_id").fetchall()
     assert [(t, lid, bytes(d)) for t, lid, d in rows] == sorted(files)
 
@@ -134,7 +134,7 @@ def test_an_offline_laptop_syncs_its_archive_into_the_event_database(url, env, c
     code, out, err = call(capsys, "event", "sync", lite, "--archive", url)  # again: nothing new
     assert code == 0 and "0 log(s) new, 32 already there" in out
     assert "0 event(s), 0 draw(s), 0 match(es), 0 correction(s) new" in out
-    n = archive.Archive(url).db.execute("SELECT COUNT(*) FROM ev_corrections").fetchone()[0]
+    n = archive.open_archive(url).db.execute("SELECT COUNT(*) FROM ev_corrections").fetchone()[0]
     assert n == 1
 
 

@@ -28,7 +28,7 @@ def generate(out):
 def start_round(arch, eid, rnd):
     """What `match start` records, for generated tables (table n of every
     round is physical table n; round r's hands follow round r-1's)."""
-    ar = archive.Archive(arch)
+    ar = archive.open_archive(arch)
     for t in range(1, TABLES + 1):
         store.start_match(ar, eid, rnd, t, event_gen.table_id(t).hex(), (rnd - 1) * HANDS,
                           HANDS, 3000, "x")
@@ -71,7 +71,7 @@ def test_match_results_are_the_tables_end_records(played, capsys):
     arch, logs = played
     d = _standings(capsys)
     assert d["after_round"] == 2 and d["rounds_played"] == [1, 2]
-    ar = archive.Archive(arch)
+    ar = archive.open_archive(arch)
     seats = store.all_seats(ar, "gen2")
     by_id = {p["id"]: p for p in d["standings"]}
     for rnd in (1, 2):
@@ -94,7 +94,7 @@ def test_match_results_are_the_tables_end_records(played, capsys):
 
 def test_a_correction_is_kept_beside_the_signed_record_and_shown(played, capsys):
     arch, _ = played
-    db = archive.Archive(arch).db
+    db = archive.open_archive(arch).db
     signed = hashlib.sha256(b"".join(r[0] for r in db.execute(
         "SELECT data FROM logs ORDER BY id"))).hexdigest()
     before = {p["id"]: p for p in _standings(capsys)["standings"]}
@@ -157,7 +157,7 @@ def test_the_second_round_is_drawn_from_the_standings(env, capsys, generated):
     call(capsys, "event", "import", logs, "--key", KEY.hex())
     lead = _standings(capsys)["standings"][0]["id"]
     assert call(capsys, "event", "draw", "--round", "2")[0] == 0
-    ar = archive.Archive(arch)
+    ar = archive.open_archive(arch)
     assert lead in store.seats(ar, "gen2", 2)[1]
 
 
@@ -166,7 +166,7 @@ def test_a_hand_pulled_twice_and_one_past_the_match_length_count_once(env, capsy
     arch = str(env / "archive.sqlite")
     call(capsys, "event", "create", path)
     call(capsys, "event", "draw", "--round", "1")
-    ar = archive.Archive(arch)
+    ar = archive.open_archive(arch)
     store.ensure(ar)
     tid = event_gen.table_id(1).hex()
     # a match of 6 hands started after log 1: logs 2..7 count, 8 is past its length

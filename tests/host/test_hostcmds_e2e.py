@@ -13,9 +13,10 @@ import tty
 import pytest
 import serial
 from mjcall import call
-from mjtable.commands import logs as logscmd
 from mjtable.link import client as H
+from mjtable.link import protocol as P
 from mjtable.logs import logfmt
+from mjtable.tableops import logs as logscmd
 from sichuan import presets
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -167,11 +168,11 @@ def test_a_cut_pull_resumes_and_yields_identical_logs(env, capsys):
         assert len(whole[big]) > 3 * 1015  # several chunks, so a cut lands inside
         from mjtable import archive
 
-        ar = archive.Archive(str(env / "archive.sqlite"))
+        ar = archive.open_archive(str(env / "archive.sqlite"))
         cut = H.Link(Cutting(link.stream, 1500), key=KEY, timeout=10)
         cut.hello()  # the HELLO reply is small
         with pytest.raises(serial.SerialException):
-            logscmd.pull_object(cut, H.OBJ_LOG, big, b"", None,
+            logscmd.pull_object(cut, P.OBJ_LOG, big, b"", None,
                                 lambda tot, crc, d: ar.save_partial(link.table_id.hex(), big,
                                                                    tot, crc, d))
         kept = ar.partial(link.table_id.hex(), big)
@@ -198,7 +199,7 @@ def test_a_stale_longer_partial_copy_is_dropped_not_resumed(env, capsys):
         link.stream.close()
         from mjtable import archive
 
-        ar = archive.Archive(str(env / "archive.sqlite"))
+        ar = archive.open_archive(str(env / "archive.sqlite"))
         ar.save_partial(link.table_id.hex(), lid, size + 5000, 1234, b"\x11" * (size + 2000))
         ar.close()
         code, out, err = call(capsys, "logs", "pull", "--port", t.path)
@@ -223,7 +224,7 @@ def test_unauthenticated_changes_are_refused(table, env, capsys):
     blob = presets.get("chengdu").to_blob()
     for key in (None, b"\x01" * 32):
         link.key = key
-        for code_, payload in ((H.CMD_PUT, struct.pack("<BHII", 1, 0, len(blob), 0) + blob),
+        for code_, payload in ((P.CMD_PUT, struct.pack("<BHII", 1, 0, len(blob), 0) + blob),
                                (0x21, struct.pack("<I", 1) + b"\x00" * 8),
                                (0x22, struct.pack("<I", 5)), (0x23, b"\x01")):
             with pytest.raises(H.LinkError) as e:
@@ -238,8 +239,8 @@ def test_unauthenticated_changes_are_refused(table, env, capsys):
 
 def test_an_unplayable_variant_is_refused_with_its_reason(table, env, capsys):
     from mjtable import BadInput
-    from mjtable.commands import table as tablecmd
     from mjtable.rules import rulefile
+    from mjtable.tableops import rules as tablerules
 
     # what a 4-seat table cannot run (断卡根 for five): the host says so before sending
     (env / "five.toml").write_text('base = "duankagen"\nname = "five"\nplayers = 5\n')
@@ -247,7 +248,7 @@ def test_an_unplayable_variant_is_refused_with_its_reason(table, env, capsys):
     assert code == 2 and "players = 5 but the table has 4 seats" in err
     # sent all the same (a host that does not check): the table refuses it in the same words
     with pytest.raises(BadInput, match="refused by the table: ruleset: players = 5 but the table"):
-        tablecmd.push_rules(session(table), rulefile.load(str(env / "five.toml")), 5)
+        tablerules.push(session(table), rulefile.load(str(env / "five.toml")), 5)
     assert session(table).info()["rules"] == "xuezhan"
 
 
@@ -388,10 +389,10 @@ def test_enroll_builds_a_full_map_and_refuses_duplicates(table, env, capsys):
     # the simulated antenna repeats its tags after 108: re-enrolling tile 0 gets
     # the tag of tile 0 (its own: accepted), then tile 1 the tag of tile 1
     link = session(table)
-    m = bytearray(link.get_object(H.OBJ_ENROLL, 0))
+    m = bytearray(link.get_object(P.OBJ_ENROLL, 0))
     m[8:16] = m[0:8]
     with pytest.raises(H.LinkError) as e:
-        link.put_object(H.OBJ_ENROLL, 0, bytes(m))
+        link.put_object(P.OBJ_ENROLL, 0, bytes(m))
     assert e.value.status == 15 and "UID already used" in link.info()["refused"]
 
 

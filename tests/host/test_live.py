@@ -22,10 +22,10 @@ import pytest
 import serial
 from bench_live import start_live, stop
 from mjtable.commands import live as livecmd
-from mjtable.commands.logs import fetch_log, table_logs
 from mjtable.link import client as H
 from mjtable.live import feed, model
 from mjtable.logs import logfmt
+from mjtable.tableops.logs import fetch_log, table_logs
 from sichuan import game as G
 from sichuan import handlog, presets
 
@@ -504,7 +504,7 @@ def test_replay_steps_an_archived_hand_and_the_event_page_shows_every_table(tmp_
 
     recs, g = bot_records(seed=4)
     path = str(tmp_path / "event.sqlite")
-    ar = archive.Archive(path)
+    ar = archive.open_archive(path)
     data = build_log(9, recs)
     log = logfmt.parse(data)
     ar.add_log("4c49564554455354", 9, log.head, data, "unsealed", "%08x" % XZ.crc())

@@ -7,10 +7,10 @@ import struct
 
 from gamekit import play
 from mjtable import archive
-from mjtable.commands import export as exportcmd
-from mjtable.commands import logs as logscmd
 from mjtable.commands import rescore as rescorecmd
 from mjtable.logs import logfmt
+from mjtable.logs import summary as exportcmd
+from mjtable.tableops import logs as logscmd
 from sichuan import game as G
 from sichuan import handlog, presets
 from sichuan import ruleset as R
@@ -23,7 +23,7 @@ TID = b"ARCHTBL1"
 
 
 class _Link:
-    """What logscmd._take asks of a link: its table and key, and ACK."""
+    """What logscmd.take asks of a link: its table and key, and ACK."""
 
     table_id = TID
     key = KEY
@@ -86,14 +86,14 @@ def _records(data):
 def _take(ar, link, lid, data, newest=False, all_=False, accept=False):
     st = logscmd.new_tally()
     args = argparse.Namespace(all=all_, no_ack=False, accept_unsealed=accept)
-    logscmd._take(args, ar, link, lid, data, newest, st)
+    logscmd.take(args, ar, link, lid, data, newest, st)
     return st
 
 
 def test_a_hand_pulled_in_play_and_again_whole_counts_once(tmp_path):
     lid, whole, points = _hand(str(tmp_path / "logs"), 3)
     in_play = b"".join(_records(whole)[:-3])  # `logs pull --all` while it was played
-    ar = archive.Archive(str(tmp_path / "ar.sqlite"))
+    ar = archive.open_archive(str(tmp_path / "ar.sqlite"))
     _take(ar, _Link(busy=True), lid, in_play, newest=True, all_=True)
     ar.db.commit()
     (h,) = exportcmd.collect([str(tmp_path / "ar.sqlite")])
@@ -108,7 +108,7 @@ def test_a_hand_pulled_in_play_and_again_whole_counts_once(tmp_path):
     hs = exportcmd.collect([str(tmp_path / "ar.sqlite")])
     assert len(hs) == 1 and hs[0]["points"] == points and hs[0]["checked"]
     # the same whole hand in a second archive is still one hand
-    ar2 = archive.Archive(str(tmp_path / "ar2.sqlite"))
+    ar2 = archive.open_archive(str(tmp_path / "ar2.sqlite"))
     _take(ar2, _Link(), lid, whole)
     ar2.close()
     assert len(exportcmd.collect([str(tmp_path / "ar.sqlite"), str(tmp_path / "ar2.sqlite")])) == 1
@@ -119,7 +119,7 @@ def test_a_sealed_hand_cut_on_the_flash_is_kept_and_not_scored(tmp_path):
     # that is not the newest (its file on the flash, reached through the REPL)
     lid, whole, points = _hand(str(tmp_path / "logs"), 3)
     cut = b"".join(_records(whole)[:-6])
-    ar = archive.Archive(str(tmp_path / "ar.sqlite"))
+    ar = archive.open_archive(str(tmp_path / "ar.sqlite"))
     link = _Link()
     st = _take(ar, link, lid, cut)
     assert link.acked == [] and st["bad"] == [lid]  # the table keeps its copy
@@ -127,7 +127,7 @@ def test_a_sealed_hand_cut_on_the_flash_is_kept_and_not_scored(tmp_path):
     (h,) = exportcmd.collect([str(tmp_path / "ar.sqlite")])
     assert not h["checked"] and "no end-of-hand record" in h["differences"]
     # taken on purpose once checked
-    ar = archive.Archive(str(tmp_path / "ar.sqlite"))
+    ar = archive.open_archive(str(tmp_path / "ar.sqlite"))
     _take(ar, link, lid, cut, accept=True)
     assert link.acked == [lid]
 
@@ -137,7 +137,7 @@ def test_a_log_id_used_twice_is_reported_and_both_hands_kept(tmp_path):
     lid, first, _ = _hand(str(tmp_path / "a"), 3)
     lid2, second, _ = _hand(str(tmp_path / "b"), 4)
     assert lid == lid2 == 1 and first != second
-    ar = archive.Archive(str(tmp_path / "ar.sqlite"))
+    ar = archive.open_archive(str(tmp_path / "ar.sqlite"))
     assert _take(ar, _Link(), lid, first)["chain"] == []
     st = _take(ar, _Link(), lid, second)
     assert st["new"] == 1 and len(ar.logs()) == 2

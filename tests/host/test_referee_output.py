@@ -21,7 +21,7 @@ from test_logs_archive import TID, _hand, _Recorder  # hands logged as the table
 def archive_hands(tmp_path, plays):
     """An archive of sealed bot hands: plays = [(preset, seed)]. Returns its path."""
     path = str(tmp_path / "ar.sqlite")
-    ar = archive.Archive(path)
+    ar = archive.open_archive(path)
     for name, seed in plays:
         lid, data, _points = _hand(str(tmp_path / "logs"), seed, name)
         ar.add_log(TID.hex(), lid, logfmt.parse(data).head, data, "valid",

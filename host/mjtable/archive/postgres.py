@@ -16,7 +16,7 @@ import re
 import zlib
 
 from mjtable import BadInput
-from mjtable.archive import Archive
+from mjtable.archive.sqlite import Archive
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS logs (

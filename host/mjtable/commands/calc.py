@@ -16,13 +16,9 @@ from sichuan import fan, meld, ruleset, tiles
 from mjtable import BadInput
 from mjtable.referee import mp_calc, mpengine
 from mjtable.rules import rulefile
+from mjtable.rules.names import PATTERN_ZH
 
 # Chinese names of the pattern ids, in sichuan.ruleset.PATTERNS order.
-PATTERN_ZH = (
-    "平胡", "对对胡", "七对", "龙七对", "清一色", "金钩钓", "带幺九", "将对", "清对",
-    "清七对", "清龙七对", "清带幺", "清金钩钓", "门清", "断幺九", "根", "杠上花",
-    "杠上炮", "抢杠胡", "海底", "绝张", "天胡", "地胡", "自摸",
-)
 SUIT_ZH = "万筒条"
 MELD_ZH = ("碰", "杠", "补杠", "暗杠")
 

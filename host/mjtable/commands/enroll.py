@@ -20,11 +20,11 @@ import time
 from sichuan import tiles
 
 from mjtable import BadInput
-from mjtable.commands.table import _retry_busy
 from mjtable.link import client as L
 from mjtable.link import port as findport
+from mjtable.link import protocol as P
+from mjtable.tableops.rules import retry_busy
 
-CMD_TAG = 0x25
 TILES = 108
 UID = 8
 ZERO = bytes(UID)
@@ -71,7 +71,7 @@ def report(blob: bytes) -> int:
 def read_tag(link, last_seq: int, wait: float):
     deadline = time.monotonic() + wait
     while True:
-        data = link.request(CMD_TAG)
+        data = link.request(P.CMD_TAG)
         seq, uid = struct.unpack_from("<I", data)[0], bytes(data[4:12])
         if seq != last_seq and uid != ZERO:
             return seq, uid
@@ -83,7 +83,7 @@ def read_tag(link, last_seq: int, wait: float):
 def enroll(args):
     link = findport.connect(args, need_key=not args.check)
     try:
-        current = link.get_object(L.OBJ_ENROLL, 0)
+        current = link.get_object(P.OBJ_ENROLL, 0)
     except L.LinkError:
         current = bytes(TILES * UID)
     if len(current) != TILES * UID:
@@ -119,7 +119,7 @@ def enroll(args):
         t += 1
     bad = report(bytes(m))
     try:
-        _retry_busy(lambda: link.put_object(L.OBJ_ENROLL, 0, bytes(m)), args.wait)
+        retry_busy(lambda: link.put_object(P.OBJ_ENROLL, 0, bytes(m)), args.wait)
     except L.LinkError as e:
         why = link.info().get("refused", str(e))
         raise BadInput("the table refused the map: %s" % why) from None

@@ -104,30 +104,6 @@ def add_parsers(sub):
 
 # --- helpers ---
 
-def open_archive(spec, create=False):
-    """The archive (SQLite or PostgreSQL) with the event tables."""
-    path = spec or archive.default_path()
-    if not create and not archive.is_url(path) and not os.path.exists(path):
-        raise BadInput("no archive at %s (give --archive, or `mjtable event create FILE`)" % path)
-    ar = archive.Archive(path, create=True)
-    store.ensure(ar)
-    return ar
-
-
-def event_of(ar, eid):
-    if eid is None:
-        ids = [r[0] for r in ar.db.execute("SELECT id FROM ev_events ORDER BY id")]
-        if len(ids) != 1:
-            raise BadInput("give --event (events in %s: %s)" % (ar.path, ", ".join(ids) or "none"))
-        eid = ids[0]
-    return store.load_event(ar, eid)
-
-
-def _round_ok(ev, rnd):
-    if not 1 <= rnd <= ev.rounds:
-        raise BadInput("round %d: event %s has rounds 1..%d" % (rnd, ev.eid, ev.rounds))
-
-
 def _outputs(args, names, also):
     outs = [getattr(args, n) for n in names if getattr(args, n) not in (None, "-")]
     for o in outs:
@@ -141,7 +117,7 @@ def _outputs(args, names, also):
 
 def create(args):
     ev = eventfile.load(args.file)
-    ar = open_archive(args.archive, create=True)
+    ar = store.open_archive(args.archive, create=True)
     new = store.add_event(ar, ev)
     print("event %s: %s, %d players at %d tables, %d rounds, %s; %s"
           % (ev.eid, ev.name, len(ev.players), ev.tables, ev.rounds, ev.rs.name,
@@ -150,8 +126,8 @@ def create(args):
 
 
 def show(args):
-    ar = open_archive(args.archive)
-    ev = event_of(ar, args.event)
+    ar = store.open_archive(args.archive)
+    ev = store.event_of(ar, args.event)
     seats = store.all_seats(ar, ev.eid)
     ms = store.matches(ar, ev.eid)
     limit = []
@@ -170,9 +146,9 @@ def show(args):
 
 
 def draw(args):
-    ar = open_archive(args.archive)
-    ev = event_of(ar, args.event)
-    _round_ok(ev, args.round)
+    ar = store.open_archive(args.archive)
+    ev = store.event_of(ar, args.event)
+    store.check_round(ev, args.round)
     have = store.all_seats(ar, ev.eid)
     if args.round in have:
         raise BadInput("round %d of %s is drawn already" % (args.round, ev.eid))
@@ -228,9 +204,9 @@ def _complete(ev, m) -> bool:
 
 
 def seating_sheet(args):
-    ar = open_archive(args.archive)
-    ev = event_of(ar, args.event)
-    _round_ok(ev, args.round)
+    ar = store.open_archive(args.archive)
+    ev = store.event_of(ar, args.event)
+    store.check_round(ev, args.round)
     tables = store.seats(ar, ev.eid, args.round)
     if not tables:
         raise BadInput("round %d of %s is not drawn yet (`mjtable event draw --round %d`)"
@@ -253,11 +229,11 @@ def _last_played(ar, ev) -> int:
 
 
 def standings_cmd(args):
-    ar = open_archive(args.archive)
-    ev = event_of(ar, args.event)
+    ar = store.open_archive(args.archive)
+    ev = store.event_of(ar, args.event)
     rnd = args.round if args.round is not None else _last_played(ar, ev)
     if args.round is not None:
-        _round_ok(ev, rnd)
+        store.check_round(ev, rnd)
     _outputs(args, ("html", "csv", "json"), [ar.path])
     data = S.document(ar, ev.eid, rnd)
     if args.html:
@@ -274,8 +250,8 @@ def standings_cmd(args):
 
 
 def player(args):
-    ar = open_archive(args.archive)
-    ev = event_of(ar, args.event)
+    ar = store.open_archive(args.archive)
+    ev = store.event_of(ar, args.event)
     ev.player(args.id)
     ms, rows = _standings(ar, ev, None)
     rec = sheets.player_record(ev, ms, rows, args.id)
@@ -287,9 +263,9 @@ def player(args):
 
 
 def correct(args):
-    ar = open_archive(args.archive)
-    ev = event_of(ar, args.event)
-    _round_ok(ev, args.round)
+    ar = store.open_archive(args.archive)
+    ev = store.event_of(ar, args.event)
+    store.check_round(ev, args.round)
     ev.player(args.player)
     sat = [p for ps in store.seats(ar, ev.eid, args.round).values() for p in ps]
     if args.player not in sat:
@@ -307,8 +283,8 @@ def correct(args):
 
 
 def audit(args):
-    ar = open_archive(args.archive)
-    ev = event_of(ar, args.event)
+    ar = store.open_archive(args.archive)
+    ev = store.event_of(ar, args.event)
     cs = store.corrections(ar, ev.eid)
     if args.json:
         print(json.dumps([sheets.correction_dict(c) for c in cs], ensure_ascii=False, indent=1))
@@ -325,9 +301,9 @@ def audit(args):
 def sheet(args):
     if not args.html and not args.pdf:
         raise BadInput("give --html OUT.html and/or --pdf OUT.pdf")
-    ar = open_archive(args.archive)
-    ev = event_of(ar, args.event)
-    _round_ok(ev, args.round)
+    ar = store.open_archive(args.archive)
+    ev = store.event_of(ar, args.event)
+    store.check_round(ev, args.round)
     _outputs(args, ("html", "pdf"), [ar.path])
     ms, _rows = _standings(ar, ev, args.round)
     pick = [m for (r, t), m in sorted(ms.items()) if r == args.round
@@ -355,7 +331,7 @@ def import_cmd(args):
         from mjtable.link.port import parse_key
 
         key = parse_key(args.key, "--key")
-    ar = open_archive(args.archive, create=True)
+    ar = store.open_archive(args.archive, create=True)
     st = importer.import_dirs(ar, args.dirs, key)
     print("%d log file(s): %d new, %d already archived, %d refused; %d hand(s) indexed"
           % (st["files"], st["new"], st["old"], len(st["bad"]), st["indexed"]))
@@ -369,8 +345,8 @@ def sync_cmd(args):
 
     if not os.path.isfile(args.source):
         raise BadInput("no archive at %s" % args.source)
-    src = archive.Archive(args.source, create=False)
-    dst = open_archive(args.archive, create=True)
+    src = archive.open_archive(args.source, create=False)
+    dst = store.open_archive(args.archive, create=True)
     if os.path.abspath(src.path) == os.path.abspath(dst.path):
         raise BadInput("%s: that is the target archive itself" % args.source)
     st = sync.sync(src, dst)
@@ -381,73 +357,3 @@ def sync_cmd(args):
     for c in st["conflicts"]:
         print("conflict: %s" % c)
     return 1 if st["conflicts"] else 0
-
-
-# --- `mjtable match start --event E --round R --table N` (tablecmd's match) ---
-
-def add_match_arguments(m):
-    """The event's options of `mjtable match start`."""
-    m.add_argument("--event", metavar="E", help="the event this match belongs to")
-    m.add_argument("--round", type=int, metavar="R")
-    m.add_argument("--table", type=int, metavar="N", help="the table number in the round's draw")
-    m.add_argument("--again", action="store_true",
-                   help="start this round's match of that table over (a table swapped)")
-    m.add_argument("--archive", metavar="PATH|URL", default=None,
-                   help="the event's archive (default %s)"
-                   % archive.default_path().replace("%", "%%"))
-
-
-def match_start(args):
-    """Tell the table the ruleset and the match length, and the archive who
-    sits where: the hands logged from here on at this table are this match's."""
-    import struct
-
-    from mjtable.commands import table as T
-    from mjtable.link import client as L
-    from mjtable.link import port as findport
-
-    if args.op != "start" or args.round is None or args.table is None:
-        raise BadInput("an event match: `match start --event E --round R --table N`")
-    ar = open_archive(args.archive)
-    ev = event_of(ar, args.event)
-    _round_ok(ev, args.round)
-    tables = store.seats(ar, ev.eid, args.round)
-    if args.table not in tables:
-        raise BadInput("round %d of %s has %s" % (args.round, ev.eid, "tables 1..%d" % len(tables)
-                                                   if tables else "no draw yet"))
-    started = {(m[0], m[1]): m for m in store.matches(ar, ev.eid)}
-    if (args.round, args.table) in started and not args.again:
-        raise BadInput("round %d table %d was started already (on table %s); --again starts it "
-                       "over" % (args.round, args.table, started[(args.round, args.table)][2]))
-    link = findport.connect(args, need_key=True)
-    tid = link.table_id.hex()
-    for (r, t), m in started.items():
-        if r == args.round and t != args.table and m[2] == tid:
-            raise BadInput("table %s plays round %d table %d already" % (tid, r, t))
-    rs = ev.rs
-    crc = rs.crc()
-    if link.info().get("rules_crc", "").lower() != "%08x" % crc:
-        T.push_rules(link, rs)  # played from the match this starts
-    ar.add_ruleset("%08x" % crc, rs.name, rs.to_blob())
-    secs = ev.minutes * 60
-    req = bytes((T.MATCH_START,)) + struct.pack("<HHI", ev.hands, secs, crc)
-    try:
-        reply = T._retry_busy(lambda: link.request(T.CMD_MATCH, req, auth=T.AUTH), 60.0)
-    except L.LinkError as e:
-        T._fail(e, "match start", link)
-    if len(reply) >= 4:  # the id the match's first hand logs under
-        after = struct.unpack_from("<I", reply)[0] - 1
-    else:  # a table without that answer: past every log known of it
-        from mjtable.commands.logs import table_logs
-
-        after = max([lid for lid, _ in table_logs(link)] + [store.last_log_id(ar, tid)])
-    store.start_match(ar, ev.eid, args.round, args.table, tid, after, ev.hands, secs,
-                      "%08x" % crc, again=args.again)
-    limit = " or ".join(x for x in ("%d hands" % ev.hands if ev.hands else "",
-                                    "%d minutes" % ev.minutes if ev.minutes else "") if x)
-    print("table %s: round %d table %d of %s started (%s, ruleset %s); hands from log %d on"
-          % (tid, args.round, args.table, ev.eid, limit, rs.name, after + 1))
-    for s, pid in enumerate(tables[args.table]):
-        p = ev.player(pid)
-        print("  %-9s %-6s %s (%s)" % (sheets.WINDS[s], pid, p.name, p.latin))
-    return 0

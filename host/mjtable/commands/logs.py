@@ -3,47 +3,18 @@
     mjtable logs list [--port P] [--archived]     logs on the table (or in the archive)
     mjtable logs pull [--port P] [--archive PATH] [--no-ack] [--all]
 
-A pull reads each log in pipelined chunks (mjtable.link), keeps the bytes of a
-cut pull in the archive and resumes from them, then checks the log's CRC (the
-link's whole-object CRC), every record's CRC and the hash chain (logfmt.parse)
-and the seal's MAC with the table key; only then is it archived (idempotent)
-and acknowledged, which lets the table delete it. A log failing a check is
-reported and kept on the table. The hand in play (INFO `hand`) is left for a
-later pull unless --all, which reads it as it grows (pull_growing: never a
-cut) and archives it as in play, with no result; the newest log is read so
-too. A whole log takes the row of the copy pulled in play. Each log's link
-record (format 2) names the log before it, which must be on the table or in
-the archive: else a GAP, and an id archived with other bytes is a REUSED ID
-(exit 1).
+How a pull checks, archives and acknowledges each log: mjtable.tableops.logs.
+A log that fails a check, a GAP in the logs' chain or a REUSED ID: exit 1.
 """
 
 from __future__ import annotations
 
 import os
-import struct
 import sys
-import zlib
-from collections import deque
 
-from mjtable import BadInput, archive
-from mjtable.commands.table import CMD_ACK, CMD_LOGS
-from mjtable.link import client as L
+from mjtable import archive
 from mjtable.link import port as findport
-from mjtable.logs import logfmt
-
-SAVE_EVERY = 16  # chunks between saves of a pull in progress
-MASK = 0x5D  # the table serves log files whitened: each byte XOR MASK (table/whiten.py)
-_UNWHITEN = bytes(b ^ MASK for b in range(256))
-
-
-def unwhiten(data: bytes) -> bytes:
-    """The log file from the bytes the table served."""
-    return bytes(data).translate(_UNWHITEN)
-
-
-def fetch_log(link: L.Link, lid: int) -> bytes:
-    """One log file, whole, without the archive's resume (tests, tools)."""
-    return unwhiten(link.get_object(L.OBJ_LOG, lid))
+from mjtable.tableops import logs as T
 
 
 def add_parsers(sub):
@@ -67,20 +38,6 @@ def add_parsers(sub):
     b.set_defaults(func=pull)
 
 
-def table_logs(link: L.Link) -> list:
-    """[(log id, size)] of the logs on the table, ascending."""
-    out: list = []
-    start = 0
-    while True:
-        data = link.request(CMD_LOGS, struct.pack("<I", start))
-        n, more = struct.unpack_from("<HB", data)
-        for i in range(n):
-            out.append(struct.unpack_from("<II", data, 3 + 8 * i))
-        if not more or not n:
-            return out
-        start = out[-1][0] + 1
-
-
 def _rules_name(ar, crc):
     """The name of the ruleset a log's CRC names (archived or a preset), else the CRC."""
     from mjtable.logs.hands import ruleset_of
@@ -91,7 +48,7 @@ def _rules_name(ar, crc):
 
 def list_(args):
     if args.archived:
-        ar = archive.Archive(args.archive, create=False)
+        ar = archive.open_archive(args.archive, create=False)
         rows = ar.logs()
         print("%5s  %-16s %6s %7s  %-9s %-16s %s" % ("hand", "table", "log", "bytes", "seal",
                                                    "head", "rules"))
@@ -100,7 +57,7 @@ def list_(args):
                                                        r[3], _rules_name(ar, r[6])))
         return 0
     link = findport.connect(args)
-    logs = table_logs(link)
+    logs = T.table_logs(link)
     playing = link.info().get("hand", "-1")
     print("table %s: %d log(s) waiting" % (link.table_id.hex(), len(logs)))
     for lid, size in logs:
@@ -129,324 +86,15 @@ class Bar:
             sys.stderr.write("\n")
 
 
-def pull_object(link: L.Link, kind: int, idx: int, start: bytes = b"", progress=None,
-                save=None, window: int = 8) -> bytes:
-    """Read an object like Link.get_object, but hand the bytes read so far to
-    save(total, crc, data) every SAVE_EVERY chunks and when the pull is cut, so
-    the next pull resumes from there (after checking the object is the same)."""
-    chunk = link.max_payload - 9
-    out = bytearray(start)
-
-    def get(off):
-        return link.submit(L.CMD_GET, L.get_request(kind, idx, off, chunk))
-
-    data = link.wait(L.CMD_GET, get(len(out)))
-    total, crc = struct.unpack_from("<II", data)
-    out += data[8:]
-    inflight: deque = deque()
-    ahead = len(out)
-    got = 0
-    try:
-        while len(out) < total:
-            while len(inflight) < window and ahead < total:
-                inflight.append(get(ahead))
-                ahead += chunk
-            data = link.wait(L.CMD_GET, inflight.popleft())
-            if struct.unpack_from("<II", data) != (total, crc):
-                raise L.LinkError(0, msg="the log changed during the pull")
-            if len(data) == 8:
-                raise L.LinkError(0, msg="table sent no data before the end")
-            out += data[8:]
-            got += 1
-            if save and got % SAVE_EVERY == 0:
-                save(total, crc, bytes(out))
-            if progress:
-                progress(len(out), total)
-    except BaseException:
-        if save and len(out) < total:
-            save(total, crc, bytes(out))
-        raise
-    finally:
-        link._drain(inflight)
-    if progress:
-        progress(len(out), total)
-    if len(out) != total or zlib.crc32(out) != crc:
-        raise L.LinkError(15, msg="log CRC mismatch after the pull")
-    return bytes(out)
-
-
-def pull_growing(link: L.Link, lid: int, start: bytes = b"", progress=None,
-                 save=None) -> bytes:
-    """A log that may still grow (the hand in play, or the newest log, whose
-    hand may have begun meanwhile): one chunk at a time from the end of what
-    has arrived, each reply's (size, CRC) taking over from the last. The
-    bytes that arrived stay the log's (a log only grows), so the pull ends
-    once it holds all the table had at the last reply, whose CRC covers them
-    whole: a copy of the log as it stood then, never a cut."""
-    chunk = link.max_payload - 9
-    out = bytearray(start)
-    total, crc = -1, 0
-    try:
-        while len(out) != total:
-            data = link.request(L.CMD_GET, L.get_request(L.OBJ_LOG, lid, len(out), chunk))
-            total, crc = struct.unpack_from("<II", data)
-            out += data[8:]
-            if len(out) > total:
-                raise L.LinkError(15, msg="log %d shrank during the pull" % lid)
-            if progress:
-                progress(len(out), total)
-    except BaseException:
-        if save and out:
-            save(total, crc, bytes(out))
-        raise
-    if zlib.crc32(out) != crc:
-        raise L.LinkError(15, msg="log CRC mismatch after the pull")
-    return bytes(out)
-
-
-def verify(data: bytes, table_id: bytes, key) -> tuple:
-    """(HandLogFile, seal status); LogDamaged if a CRC or the chain fails."""
-    log = logfmt.parse(data)
-    return log, logfmt.check_seal(log, table_id, key)
-
-
-def _rules_crc(log: logfmt.HandLogFile):
-    hl = log.handlog()
-    if len(hl) >= 7 and hl[:2] == b"HL":
-        return "%08x" % struct.unpack_from("<I", hl, 3)[0]
-    return None
-
-
-def pull_logs(link: L.Link, sizes, progress=None, save=None, window: int = 8):
-    """Yield (log id, served bytes) for each (id, size) of `sizes`, in order, with
-    GETs pipelined across logs (the sizes are known from LOGS, so no log waits
-    for a first reply alone). GETs are still in flight at each yield: send no
-    other request until the generator is exhausted. Each log's chunks must agree on its (total, crc)
-    and total must be the listed size (else LinkError: pull that log alone);
-    its CRC is checked when it is whole. On a cut, save(id, total, crc, bytes)
-    keeps what arrived of the logs in progress."""
-    chunk = link.max_payload - 9
-    plan: deque = deque()
-    want = dict(sizes)
-    for lid, size in sizes:
-        for off in range(0, size, chunk):
-            plan.append((lid, off))
-    bufs: dict = {}
-    meta: dict = {}
-    inflight: deque = deque()
-    done = 0
-    grand = sum(want.values())
-    try:
-        while plan or inflight:
-            if plan and len(inflight) <= window // 2:
-                # refill the window in one write: each write wakes the table
-                # once, and on a busy machine each wake-up costs a context switch
-                wire = bytearray()
-                while plan and len(inflight) < window:
-                    lid, off = plan.popleft()
-                    link.seq += 1
-                    wire += L.frame(L.CMD_GET, link.seq, L.get_request(L.OBJ_LOG, lid, off, chunk))
-                    inflight.append((link.seq, lid))
-                link.send(bytes(wire))
-            seq, lid = inflight.popleft()
-            data = link.wait(L.CMD_GET, seq)
-            head = struct.unpack_from("<II", data)
-            if head[0] != want[lid] or meta.setdefault(lid, head) != head:
-                raise L.LinkError(0, msg="log %d changed during the pull" % lid)
-            buf = bufs.setdefault(lid, bytearray())
-            buf += data[8:]
-            done += len(data) - 8
-            if progress:
-                progress(done, grand)
-            if len(buf) >= head[0]:
-                del bufs[lid]
-                if len(buf) != head[0] or zlib.crc32(buf) != head[1]:
-                    raise L.LinkError(15, msg="log %d CRC mismatch after the pull" % lid)
-                yield lid, bytes(buf)
-    except BaseException:
-        if save:
-            for lid, buf in bufs.items():
-                save(lid, meta[lid][0], meta[lid][1], bytes(buf))
-        raise
-    finally:
-        link._drain(seq for seq, _ in inflight)
-
-
 def pull(args):
     if args.archive and os.path.exists(args.archive):  # a foreign file: refused first
-        archive.Archive(args.archive, create=False).close()
+        archive.open_archive(args.archive, create=False).close()
     link = findport.connect(args)
-    ar = archive.Archive(args.archive)  # made only once a table answered
-    tid = link.table_id.hex()
-    if link.key is None:
-        print("no table key here: seals are not checked and logs are not acknowledged",
-              file=sys.stderr)
-    # the rules in force, so hands can be replayed later
-    try:
-        from mjtable.commands.table import pull_rules
-
-        rs, blob = pull_rules(link)
-        ar.add_ruleset("%08x" % rs.crc(), rs.name, blob)
-    except (L.LinkError, BadInput):
-        pass
-    logs = table_logs(link)
-    # after LOGS: a hand begun since is not in the list, one ended since is whole
-    hand = link.info().get("hand", "")  # -1: between hands; none: an older firmware
-    in_play = int(hand) if hand.lstrip("-").isdigit() else -2
-    newest = logs[-1][0] if logs else -1
-    st = new_tally()
-
-    def save(lid, total, crc, data):
-        ar.save_partial(tid, lid, total, crc, data)
-
-    # logs without a partial copy (and not the newest, which may still grow):
-    # pipelined across logs; the others one by one, resuming
-    batch = [(lid, size) for lid, size in logs
-             if lid not in (newest, in_play) and not ar.partial(tid, lid)]
-    alone = [lid for lid, _ in logs if lid not in dict(batch)]
-    if batch:
-        bar = Bar("%d logs" % len(batch), args.quiet)
-        got = []
-        try:
-            # all of them first: a request sent between the pipelined GETs
-            # (an ACK) would take their replies for stale ones
-            for lid, data in pull_logs(link, batch, bar, save):
-                got.append((lid, data))
-        except L.LinkError as e:
-            bar.end()
-            for lid, data in got:  # what arrived whole is kept
-                _take(args, ar, link, lid, unwhiten(data), False, st)
-            raise BadInput("pull cut (%s); run `mjtable logs pull` again to resume" % e) from None
-        bar.end()
-        for lid, data in got:
-            _take(args, ar, link, lid, unwhiten(data), False, st)
-    for lid in alone:
-        # in play: the table says so (INFO hand=); a firmware that does not
-        # say (in_play -2): the newest log, if its pull finds it unsealed
-        playing = lid == in_play or (in_play == -2 and lid == newest)
-        if lid == in_play and not args.all:
-            print("log %d: hand in play, left for a later pull" % lid)
-            continue
-        start = ar.partial(tid, lid)
-        bar = Bar("log %d" % lid, args.quiet)
-
-        def save1(total, crc, data, lid=lid):
-            ar.save_partial(tid, lid, total, crc, data)
-
-        def get(start, lid=lid, bar=bar):
-            if lid in (newest, in_play):  # may grow while it is read
-                return pull_growing(link, lid, start, bar, save1)
-            return pull_object(link, L.OBJ_LOG, lid, start, bar, save1)
-
-        try:
-            data = get(start)
-        except L.LinkError as e:
-            bar.end()
-            # The partial copy was of another version (E_CHECK), or of an
-            # older, longer log under this id (E_ARG: a re-formatted table
-            # restarts its ids): start over.
-            if start and e.status in (9, 15):
-                ar.save_partial(tid, lid, 0, 0, b"")
-                start = b""
-                data = get(start)
-            else:
-                raise BadInput("log %d: pull cut (%s); run `mjtable logs pull` again to "
-                               "resume" % (lid, e)) from None
-        bar.end()
-        if start:
-            print("log %d: resumed at byte %d" % (lid, len(start)))
-        _take(args, ar, link, lid, unwhiten(data), playing, st)
-    chain = st["chain"] + chain_problems(ar, tid, {lid for lid, _ in logs}, st["taken"])
+    ar = archive.open_archive(args.archive)  # made only once a table answered
+    st, chain = T.pull_all(link, ar, args, lambda label: Bar(label, args.quiet))
     for c in chain:
         print("log chain: " + c)
     print("table %s: %d log(s) pulled, %d new, %d acknowledged, %d damaged%s; archive %s"
-          % (tid, st["pulled"], st["new"], st["acked"], len(st["bad"]),
+          % (link.table_id.hex(), st["pulled"], st["new"], st["acked"], len(st["bad"]),
              ", %d chain problem(s)" % len(chain) if chain else "", ar.path))
     return 1 if st["bad"] or chain else 0
-
-
-def chain_problems(ar, tid: str, on_table: set, taken: list) -> list:
-    """What the link records of the logs just archived say is missing: each
-    format 2 log names the log the table made before it (id, final head),
-    which must be on the table still or in the archive, whole."""
-    out = []
-    for lid, log in taken:
-        f = log.follows()
-        if f is None or f[0] == 0:  # a format 1 log; the table's first
-            continue
-        pid, head = f
-        if pid >= lid:
-            out.append("log %d follows log %d: the table's ids went back (flash reformatted?)"
-                       % (lid, pid))
-        elif pid in on_table or ar.has_log(tid, pid, head):
-            continue
-        elif ar.has_log(tid, pid):
-            out.append("log %d follows a log %d that is not the one in the archive (that "
-                       "copy was pulled while its hand was in play and the log is gone, or "
-                       "the id was used twice)" % (lid, pid))
-        else:
-            out.append("GAP: log %d, which log %d follows, is neither on the table nor in the "
-                       "archive: deleted before the host took it" % (pid, lid))
-    return out
-
-
-def new_tally() -> dict:
-    """What a pull counts: logs pulled, new rows, acks, damaged ids, chain
-    problems found while archiving, and (id, parsed log) of each archived."""
-    return {"pulled": 0, "new": 0, "acked": 0, "bad": [], "chain": [], "taken": []}
-
-
-def _take(args, ar, link, lid, data, newest, st):
-    """Verify one pulled log, archive it, acknowledge it."""
-    tid = link.table_id.hex()
-    try:
-        log, seal = verify(data, link.table_id, link.key)
-    except logfmt.LogDamaged as e:
-        st["bad"].append(lid)
-        print("log %d: DAMAGED, kept on the table: %s" % (lid, e))
-        ar.save_partial(tid, lid, 0, 0, b"")
-        return
-    if log.log_id != lid:
-        st["bad"].append(lid)
-        print("log %d: DAMAGED, its header says log %d" % (lid, log.log_id))
-        return
-    if seal == "FORGED":
-        st["bad"].append(lid)
-        print("log %d: seal MAC WRONG (not this table's key, or altered); kept" % lid)
-        return
-    if seal == "unsealed" and newest and not args.all:
-        print("log %d: hand in play, left for a later pull" % lid)
-        return
-    row, how = ar.add_log(tid, lid, log.head, data, seal, _rules_crc(log))
-    st["pulled"] += 1
-    st["new"] += how != "same"
-    state = {"new": "archived as hand %d", "same": "already archived (hand %d)",
-             "grown": "archived as hand %d (replacing the shorter copy pulled in play)",
-             "reused": "archived as hand %d"}[how] % row
-    if seal == "unsealed" and newest:
-        state += ", in play when pulled (no result yet)"
-    print("log %d: %d records, seal %s, %s" % (lid, len(log.records), seal, state))
-    if how != "same":
-        st["taken"].append((lid, log))
-    if how == "reused":
-        st["chain"].append("log %d: REUSED ID: the archive holds another log %d of this "
-                           "table (the table's flash reformatted, or the log replaced)"
-                           % (lid, lid))
-    if seal == "unsealed" and link.key is not None and not args.accept_unsealed:
-        # A keyed table seals every hand it ends, so an unsealed log is a hand
-        # cut short (power cut, failed write: the table's INFO says repaired=
-        # or damaged=), one played before the key, or a sealed log cut on the
-        # flash: the table keeps it until someone has looked.
-        if newest:
-            print("log %d: hand in play, left on the table" % lid)
-            return
-        st["bad"].append(lid)
-        print("log %d: UNSEALED on a table with a key: kept on the table; once checked, "
-              "`mjtable logs pull --accept-unsealed` takes it" % lid)
-        return
-    if not args.no_ack and link.key is not None:
-        try:
-            link.request(CMD_ACK, struct.pack("<I", lid) + log.head, auth=True)
-            st["acked"] += 1
-        except L.LinkError as e:
-            print("log %d: not acknowledged (%s)" % (lid, e))

@@ -20,16 +20,16 @@ from sichuan import game as G
 from sichuan import handlog, tiles
 from sichuan.settle import EV_PAY, EV_WIN
 
-from mjtable import BadInput
-from mjtable.commands.replay import state_lines
-from mjtable.commands.table import CMD_WATCH
+from mjtable import BadInput, archive
 from mjtable.link import client as L
 from mjtable.link import port as findport
+from mjtable.link import protocol as P
 from mjtable.logs import hands, logfmt
+from mjtable.logs.logfmt import T_ACT, T_ALERT, T_END, T_HEAD
 from mjtable.rules import names
+from mjtable.tableops import rules as tablerules
+from mjtable.tableops.logs import pull_growing, unwhiten
 
-EV_GAME = 0x40
-T_HEAD, T_ACT, T_ALERT, T_END = 1, 2, 3, 4
 STREAMED = (T_HEAD, T_ACT, T_ALERT, T_END)  # the records the table also sends as events
 
 
@@ -90,14 +90,10 @@ class View:
         pushed mid-match waits for the next) the archive's or a preset."""
         if self.rs is not None and self.rs.crc() == crc:
             return True
-        from mjtable.commands.table import pull_rules
-
-        self.rs = pull_rules(self.link)[0]
+        self.rs = tablerules.pull(self.link)[0]
         if self.rs.crc() != crc:
-            from mjtable import archive
-
             try:
-                ar = archive.Archive(create=False)
+                ar = archive.open_archive(create=False)
                 rs = hands.ruleset_of(ar, crc)
                 ar.close()
             except BadInput:
@@ -142,7 +138,7 @@ class View:
                 if checks:
                     self.out("  " + checks)
                 if live and not self.brief and r[1][0] != G.DEAL:
-                    self.out("\n".join(state_lines(self.game)))
+                    self.out("\n".join(hands.state_lines(self.game)))
         elif t == T_ALERT and len(data) >= 3:
             self.out("  " + alert_text(data))
         elif t == T_END and self.game is not None:
@@ -158,7 +154,7 @@ class View:
         for t, data in recs:
             self.record(t, data, live=False)
         if self.game is not None and not self.brief:
-            self.out("\n".join(state_lines(self.game)))
+            self.out("\n".join(hands.state_lines(self.game)))
         self.out("=== live")
 
 
@@ -181,8 +177,6 @@ def overlap(recs: list, events: list) -> int:
 def _in_play(link, view) -> int:
     """Catch up on the hand in play (its log, read as it grows); returns how
     many events already queued that log holds."""
-    from mjtable.commands.logs import pull_growing, unwhiten
-
     lid = link.info().get("hand", "-1")
     if not lid.isdigit():
         return 0
@@ -193,14 +187,14 @@ def _in_play(link, view) -> int:
         return len(link.events)
     recs = [(t, bytes(p)) for t, p in log.records if t in STREAMED]
     view.catch_up(int(lid), recs)
-    queued = [(p[0], bytes(p[1:])) for k, _s, p in link.events if k == EV_GAME and p]
+    queued = [(p[0], bytes(p[1:])) for k, _s, p in link.events if k == P.EV_GAME and p]
     return overlap(recs, queued)
 
 
 def monitor(args):
     link = findport.connect(args)
     try:
-        link.request(CMD_WATCH, b"\x01")
+        link.request(P.CMD_WATCH, b"\x01")
     except L.LinkError as e:
         raise BadInput("the table refused to stream events: %s" % e) from None
     view = View(link, lambda s: print(s, flush=True), args.brief)
@@ -210,17 +204,17 @@ def monitor(args):
         while not args.hands or view.ended < args.hands:
             while link.events:
                 kind, _seq, payload = link.events.popleft()
-                if kind == EV_GAME:
+                if kind == P.EV_GAME:
                     if skip:
                         skip -= 1
                         continue
                     view.event(payload)
             got = link.read_frame(time.monotonic() + 1.0)
-            if got is not None and got[0] == (EV_GAME | L.REPLY):
+            if got is not None and got[0] == (P.EV_GAME | P.REPLY):
                 view.event(got[2])
     finally:
         try:
-            link.request(CMD_WATCH, b"\x00")
+            link.request(P.CMD_WATCH, b"\x00")
         except L.LinkError:
             pass
     return 0

@@ -13,7 +13,6 @@ import sys
 
 from sichuan import game as G
 from sichuan import ruleset as R
-from sichuan import tiles
 
 from mjtable import archive
 from mjtable.logs import hands
@@ -28,17 +27,6 @@ def add_parsers(sub):
     p.add_argument("--step", action="store_true", help="wait for Enter after each action")
     p.add_argument("--brief", action="store_true", help="actions and payments only")
     p.set_defaults(func=replay)
-
-
-def state_lines(g) -> list:
-    out = []
-    for s in range(g.np):
-        void = "mps"[g.void[s]] if g.void[s] < 3 else "-"
-        out.append("    %-5s %-22s melds [%s] void %s  discards %s  %+d"
-                   % (hands.SEAT_NAMES[s], tiles.to_text(g.hand[s]) or "-",
-                      hands.melds_text(g, s), void, hands.discards_text(g, s) or "-",
-                      g.delta[s]))
-    return out
 
 
 # 换三张 directions (sichuan.game DIR_*): where each seat's three go
@@ -58,7 +46,7 @@ def header_lines(ar, h) -> list:
 
 
 def replay(args):
-    ar = archive.Archive(args.archive, create=False)
+    ar = archive.open_archive(args.archive, create=False)
     h = hands.load(ar, ar.find_hand(args.hand), args.rules)
     print("\n".join(header_lines(ar, h)))
     if not args.brief:
@@ -78,7 +66,7 @@ def replay(args):
             if e[0] == 2:  # EV_PAY
                 print("     " + hands.fmt_pay(e))
         if not args.brief and a[0] != G.DEAL:
-            print("\n".join(state_lines(g)))
+            print("\n".join(hands.state_lines(g)))
         if interactive:
             input()
 

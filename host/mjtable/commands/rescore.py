@@ -43,7 +43,7 @@ def rescore_one(ar, row: int, rules=None) -> dict:
 
 
 def rescore(args):
-    ar = archive.Archive(args.archive, create=False)
+    ar = archive.open_archive(args.archive, create=False)
     rows = [ar.find_hand(x) for x in args.hand] if args.hand else [r[0] for r in ar.logs()]
     results = [rescore_one(ar, r, args.rules) for r in rows]
     if args.json:

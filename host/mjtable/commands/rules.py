@@ -1,15 +1,20 @@
-"""`mjtable rules show|compile`: read and build ruleset blobs.
+"""`mjtable rules show|compile|push|pull`: rulesets, and the table's.
 
     mjtable rules show PRESET|FILE           every parameter with its meaning
     mjtable rules compile FILE.toml -o OUT.bin
+    mjtable rules push PRESET|FILE [--port P] [--key HEX] [--wait S]
+    mjtable rules pull [-o OUT.bin] [--port P]
+Pushing needs the table key (see mjtable.link.port).
 """
 
 
 from sichuan import ruleset
 
-from mjtable import write_file
-from mjtable.commands.calc import PATTERN_ZH
+from mjtable import BadInput, write_file
+from mjtable.link import port as findport
 from mjtable.rules import paramdoc, rulefile
+from mjtable.rules.names import PATTERN_ZH
+from mjtable.tableops import rules as tablerules
 
 
 def add_parsers(sub):
@@ -25,9 +30,16 @@ def add_parsers(sub):
     c.add_argument("spec", metavar="FILE.toml", help="rule file (or a preset name)")
     c.add_argument("-o", "--output", metavar="OUT.bin", required=True, help="blob to write")
     c.set_defaults(func=compile_)
-    from mjtable.commands.table import add_rules_parsers  # rules push|pull talk to the table
-
-    add_rules_parsers(rsub)
+    u = rsub.add_parser("push", help="send a ruleset to the table (activated when whole and valid)")
+    u.add_argument("spec", metavar="PRESET|FILE", help="preset, .toml rule file or blob")
+    findport.add_arguments(u)
+    u.add_argument("--wait", type=float, default=60.0,
+                   help="seconds to wait for a hand in play to end (default 60)")
+    u.set_defaults(func=push)
+    q = rsub.add_parser("pull", help="read the table's active ruleset")
+    findport.add_arguments(q, key=False)
+    q.add_argument("-o", "--output", metavar="OUT.bin", help="write the blob here")
+    q.set_defaults(func=pull)
 
 
 def _meaning(name, v):
@@ -107,4 +119,34 @@ def compile_(args):
     blob = rs.to_blob()
     write_file(args.output, blob)
     print("%s: ruleset %s, %d bytes, CRC %08X" % (args.output, rs.name, len(blob), rs.crc()))
+    return 0
+
+
+def push(args):
+    rs = rulefile.load(args.spec)
+    # the table refuses with the same words; say it first (this firmware shows
+    # the 听用: the 本金 lies face up on the dealer's tray)
+    ok, why = ruleset.table_can_run(rs, shows_wild=True)
+    if not ok:
+        raise BadInput("%s: %s" % (args.spec, why))
+    link = findport.connect(args, need_key=True)
+    tablerules.push(link, rs, args.wait)
+    d = link.info()
+    if d.get("rules_crc", "").lower() != "%08x" % rs.crc():
+        raise BadInput("the table took the ruleset but reports CRC %s" % d.get("rules_crc"))
+    tablerules.remember(rs)
+    word, when = tablerules.takes_effect(d, rs)
+    print("table %s: ruleset %s %s (CRC %08X, %d bytes): %s"
+          % (link.table_id.hex(), rs.name, word, rs.crc(), len(rs.to_blob()), when))
+    return 0
+
+
+def pull(args):
+    link = findport.connect(args)
+    rs, blob = tablerules.pull(link)
+    if args.output:
+        write_file(args.output, blob)
+        print("%s: ruleset %s, %d bytes, CRC %08X" % (args.output, rs.name, len(blob), rs.crc()))
+    else:
+        print(show_text(rs))
     return 0

@@ -14,9 +14,9 @@ from sichuan import game as G
 from sichuan import settle, tiles
 
 from mjtable import BadInput
-from mjtable.referee import script
+from mjtable.referee import script, winfmt
 from mjtable.referee.script import seat_name
-from mjtable.rules import names, winfmt
+from mjtable.rules import names
 
 END_NAMES = {G.END_WALL: "wall", G.END_WINNERS: "winners"}
 

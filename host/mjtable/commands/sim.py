@@ -24,8 +24,8 @@ import time
 from sichuan import ruleset, tiles
 
 from mjtable import BadInput
-from mjtable.referee import mpengine, simcore
-from mjtable.rules import names, rulefile, winfmt
+from mjtable.referee import mpengine, simcore, winfmt
+from mjtable.rules import names, rulefile
 
 DIRECTION_NAMES = {1: "prev", 2: "next", 4: "across"}
 MAX_HANDS = 1000000

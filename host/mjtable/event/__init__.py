@@ -1,4 +1,5 @@
-"""`mjtable event`: a 竞技 (competition) event on the hand archive.
+"""A 竞技 (competition) event on the hand archive (`mjtable event`: its
+command line is mjtable.commands.event).
 
 One room, one job per module:
   eventfile  the event file (TOML): name, dates, ruleset, match length,
@@ -9,9 +10,9 @@ One room, one job per module:
   standings  per match, per round and over the event; corrections applied
   sheets     seating sheets, score sheets and standings (HTML, CSV, JSON)
   pdf        the score sheet as PDF (fpdf2, the CJK font embedded)
-  pgarchive  the archive on PostgreSQL (the same interface as archive.Archive)
   sync       an offline laptop's SQLite archive into the event database
-  cmd        the command line (`mjtable event ...`, `match start --event`)
+  importer   log files from a folder (a table's flash copied) into the archive
+  tablematch an event's match started at a table (`match start --event`)
 The table's signed record (the archived logs) is never edited: referees'
 corrections live in their own append-only table, beside it.
 """

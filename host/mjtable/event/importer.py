@@ -17,9 +17,9 @@ import re
 import time
 
 from mjtable import BadInput
-from mjtable.commands.logs import _rules_crc
 from mjtable.event import store
 from mjtable.logs import logfmt
+from mjtable.tableops.logs import rules_crc
 
 _TID = re.compile(r"^[0-9a-f]{16}$")
 _LOG = re.compile(r"^h(\d+)\.log$")
@@ -61,7 +61,7 @@ def read_table(tid: str, folder: str, key) -> tuple:
         if seal == "FORGED":
             bad.append("%s: seal MAC wrong (not this table's key, or altered)" % path)
             continue
-        rows.append((tid, log.log_id, log.head.hex(), len(data), data, seal, _rules_crc(log),
+        rows.append((tid, log.log_id, log.head.hex(), len(data), data, seal, rules_crc(log),
                      now, store.hand_facts(log)))
     return rows, bad
 
@@ -81,7 +81,7 @@ def put_logs(ar, rows) -> int:
         index = []
         for tid, lid, head, size, _data, seal, _crc, _at, (pts, t0, dur, na) in rows:
             index.append((ids[(lid, head)], tid, lid, size, pts, t0, dur, seal, na))
-        store._put_index(ar, index, tx=False)  # parsed once: the index needs no second read
+        store.put_index(ar, index, tx=False)  # parsed once: the index needs no second read
     return new
 
 

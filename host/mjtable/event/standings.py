@@ -253,7 +253,7 @@ def for_live(path) -> dict | None:
     from mjtable import archive
     from mjtable.event import sheets
 
-    ar = archive.Archive(path, create=True)  # document() indexes new hands
+    ar = archive.open_archive(path, create=True)  # document() indexes new hands
     try:
         store.ensure(ar)
         row = ar.db.execute("SELECT id FROM ev_events ORDER BY created_at DESC, id LIMIT 1"

@@ -16,14 +16,15 @@ so the standings are computed where the hands are.
                   from the table's end-of-hand record, start and length in
                   ms of the table's clock), made once per log so standings
                   need not parse logs
-Placeholders are `?`; pgarchive's connection turns them into psycopg's.
+Placeholders are `?`; archive.postgres's connection turns them into psycopg's.
 """
 
 from __future__ import annotations
 
+import os
 import time
 
-from mjtable import BadInput
+from mjtable import BadInput, archive
 from mjtable.logs import logfmt
 
 SCHEMA = """
@@ -249,12 +250,12 @@ def index(ar) -> int:
             pts, t0, dur, na, seal = "", 0, 0, 0, "damaged"
         batch.append((row, tid, lid, len(data), pts, t0, dur, seal, na))
         if len(batch) >= 500:
-            n += _put_index(ar, batch)
+            n += put_index(ar, batch)
             batch = []
-    return n + _put_index(ar, batch)
+    return n + put_index(ar, batch)
 
 
-def _put_index(ar, batch, tx=True) -> int:
+def put_index(ar, batch, tx=True) -> int:
     """batch: [(log row, table, log id, size, points, t0, dur, seal, alerts)]."""
     if not batch:
         return 0
@@ -278,3 +279,29 @@ def hands_of(ar, table_ids) -> list:
                              " alerts FROM ev_hands WHERE table_id IN (%s)"
                              % ",".join("?" * len(part)), part).fetchall()
     return out
+
+
+def open_archive(spec, create=False):
+    """The archive (SQLite or PostgreSQL) with the event tables; unless
+    create, a SQLite file that is not there yet is refused."""
+    path = spec or archive.default_path()
+    if not create and not archive.is_url(path) and not os.path.exists(path):
+        raise BadInput("no archive at %s (give --archive, or `mjtable event create FILE`)" % path)
+    ar = archive.open_archive(path, create=True)
+    ensure(ar)
+    return ar
+
+
+def event_of(ar, eid):
+    """The event eid of archive ar (None: its only event)."""
+    if eid is None:
+        ids = [r[0] for r in ar.db.execute("SELECT id FROM ev_events ORDER BY id")]
+        if len(ids) != 1:
+            raise BadInput("give --event (events in %s: %s)" % (ar.path, ", ".join(ids) or "none"))
+        eid = ids[0]
+    return load_event(ar, eid)
+
+
+def check_round(ev, rnd):
+    if not 1 <= rnd <= ev.rounds:
+        raise BadInput("round %d: event %s has rounds 1..%d" % (rnd, ev.eid, ev.rounds))

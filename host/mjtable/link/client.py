@@ -19,7 +19,25 @@ import zlib
 from collections import deque
 from typing import Callable, Optional
 
-VERSION = 1
+from mjtable.link.protocol import (
+    AUTH_CMDS,
+    CMD_COMMIT,
+    CMD_ECHO,
+    CMD_GET,
+    CMD_HELLO,
+    CMD_INFO,
+    CMD_PUT,
+    CMD_SETKEY,
+    CMD_STAT,
+    E_OFFSET,
+    ERRORS,
+    EVENT,
+    NO_REQUEST,
+    REPLY,
+    RP2040_VID,
+    VERSION,
+)
+
 HDR = 6
 MAC_LEN = 32
 MAX_PAYLOAD = 1024
@@ -27,33 +45,6 @@ MAX_BODY = HDR + MAX_PAYLOAD + MAC_LEN + 4
 RUN = 84
 FULL = 252  # code symbol: RUN plain bytes, no special byte after them
 SPECIALS = (0x00, 0x03, 0x04)  # never on the wire: delimiter, Ctrl-C, Ctrl-D
-
-CMD_HELLO, CMD_INFO, CMD_ECHO, CMD_SETKEY = 0x01, 0x02, 0x03, 0x04
-CMD_GET, CMD_PUT, CMD_COMMIT, CMD_STAT = 0x10, 0x11, 0x12, 0x13
-AUTH_CMDS = frozenset({CMD_PUT, CMD_COMMIT})
-OBJ_RULES, OBJ_LOG, OBJ_ENROLL = 1, 2, 3  # object kinds of GET/PUT/COMMIT/STAT
-REPLY, EVENT, NO_REQUEST = 0x80, 0xC0, 0xFF
-
-ERRORS = {
-    1: "E_FRAME",
-    2: "E_CRC",
-    3: "E_LEN",
-    4: "E_VERSION",
-    5: "E_UNKNOWN",
-    6: "E_AUTH",
-    7: "E_REPLAY",
-    8: "E_BUSY",
-    9: "E_ARG",
-    10: "E_OFFSET",
-    11: "E_STATE",
-    12: "E_NOKEY",
-    13: "E_INTERNAL",
-    14: "E_DENIED",
-    15: "E_CHECK",
-}
-E_OFFSET = 10
-
-RP2040_VID = 0x2E8A  # Raspberry Pi
 
 
 class LinkError(Exception):
@@ -446,14 +437,14 @@ class Link:
                 if progress:
                     progress(len(out), total)
         finally:
-            self._drain(inflight)
+            self.drain(inflight)
         if progress and not start and total <= chunk:
             progress(len(out), total)
         if zlib.crc32(out) != crc or len(out) != total:
             raise LinkError(15, msg="object CRC mismatch after transfer")
         return bytes(out)
 
-    def _drain(self, inflight) -> None:
+    def drain(self, inflight) -> None:
         # after a failure, take the replies still owed so the next request starts clean
         for seq in inflight:
             try:

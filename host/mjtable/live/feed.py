@@ -32,12 +32,11 @@ import time
 from sichuan import presets
 from sichuan import ruleset as R
 
-from mjtable.commands.logs import fetch_log, pull_growing, table_logs, unwhiten
-from mjtable.commands.table import CMD_WATCH
 from mjtable.link import client as L
+from mjtable.link import protocol as P
 from mjtable.logs import logfmt
+from mjtable.tableops.logs import fetch_log, pull_growing, table_logs, unwhiten
 
-EV_GAME = 0x40
 HEARTBEAT = 1.0  # s of silence before the feed asks INFO
 RETRY = 1.0  # s between reconnection attempts
 EARLIER = 16  # finished hands still on the table whose points are read at the start
@@ -134,7 +133,7 @@ class Feed(threading.Thread):
     def _session(self, link):
         link.hello()
         self.table_id = link.table_id.hex()
-        link.request(CMD_WATCH, b"\x01")
+        link.request(P.CMD_WATCH, b"\x01")
         overlap = self._catch_up(link)
         self.sink.link("ok", self.table_id)
         asked = time.monotonic()
@@ -144,17 +143,17 @@ class Feed(threading.Thread):
                 overlap = self._catch_up(link)
             while link.events:
                 kind, _seq, payload = link.events.popleft()
-                if kind == EV_GAME:
+                if kind == P.EV_GAME:
                     overlap = self._event(link, overlap, payload)
             got = link.read_frame(time.monotonic() + 0.2)
             now = time.monotonic()
-            if got is not None and got[0] == (EV_GAME | L.REPLY):
+            if got is not None and got[0] == (P.EV_GAME | P.REPLY):
                 overlap = self._event(link, overlap, got[2])
             if now - asked > HEARTBEAT:  # also while busy: a drop shows in INFO
                 info = link.info()  # LinkError if the table does not answer: lost
                 asked = time.monotonic()
                 if info.get("watch") == "0":  # restarted: it forgot our WATCH
-                    link.request(CMD_WATCH, b"\x01")
+                    link.request(P.CMD_WATCH, b"\x01")
                     overlap = self._catch_up(link)
                 elif dropped is not None and info.get("dropped", "0") != dropped:
                     overlap = self._catch_up(link)  # the table's queue lost events
@@ -209,7 +208,7 @@ class Feed(threading.Thread):
             if t == logfmt.T_HEAD and len(p) >= 7:
                 crc = int.from_bytes(p[3:7], "little")
                 if self.rules(crc) is None:
-                    blob = link.get_object(L.OBJ_RULES, 0)
+                    blob = link.get_object(P.OBJ_RULES, 0)
                     try:
                         self.rules.add(R.from_blob(blob))
                     except ValueError:

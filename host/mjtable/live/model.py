@@ -38,9 +38,9 @@ from sichuan.claims import C_FEI, C_GANG, C_HU, C_PENG, ST_LEFT, ST_WON
 from sichuan.settle import EV_ACCEPTED, EV_CHECK, EV_PAY, EV_WIN
 
 from mjtable.logs import hands
+from mjtable.logs.logfmt import T_ACT, T_ALERT, T_END, T_HEAD, T_SEAL
 from mjtable.rules import names
 
-T_HEAD, T_ACT, T_ALERT, T_END, T_SEAL = 1, 2, 3, 4, 0xFE
 ALERT_NAMES = ("none", "void-suit discard", "out of turn", "unknown tag", "tile in two places",
                "fifth copy", "wrong tile count", "claim refused", "flash full", "reader fault")
 KEY_ALERTS = (2, 7)  # raised by a key press: they clear by themselves after 3 s

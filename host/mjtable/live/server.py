@@ -94,7 +94,7 @@ def make_app(hub, view: str, archive_path=None) -> web.Application:
         from mjtable.logs import hands
 
         try:
-            ar = archive.Archive(archive_path, create=False)
+            ar = archive.open_archive(archive_path, create=False)
         except BadInput as e:
             raise web.HTTPNotFound(text=str(e)) from None
         try:
@@ -119,7 +119,7 @@ def make_app(hub, view: str, archive_path=None) -> web.Application:
     async def api_hands(request):
         if not archive_path or not os.path.exists(archive_path):
             return web.json_response([])
-        ar = archive.Archive(archive_path, create=False)
+        ar = archive.open_archive(archive_path, create=False)
         try:
             rows = [{"hand": r[0], "table": r[1], "log": r[2], "seal": r[5]} for r in ar.logs()]
         finally:

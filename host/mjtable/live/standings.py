@@ -6,7 +6,7 @@ When the event room (mjtable.event, issue 23) offers
 `mjtable.event.standings.for_live(archive)` gives that result for the
 archive's newest event (players, placement points, tie-breaks); an archive
 with no event shows the per-table-seat totals of `mjtable export`
-(exportcmd.standings). None when there is no archive yet.
+(mjtable.logs.summary.standings). None when there is no archive yet.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ def standings(archive):
     ev = for_live(archive)
     if ev is not None:
         return ev
-    from mjtable.commands import export as exportcmd
+    from mjtable.logs import summary
 
-    hs = exportcmd.collect([archive])
+    hs = summary.collect([archive])
     return {"title": "Standings (table seats, archived hands)",
             "columns": ["place", "table seat", "points", "hands"],
-            "rows": [list(r) for r in exportcmd.standings(hs)]}
+            "rows": [list(r) for r in summary.standings(hs)]}

@@ -14,7 +14,8 @@ from sichuan.settle import CK_READY, EV_ACCEPTED, EV_CHECK, EV_PAY, EV_WIN
 
 from mjtable import BadInput
 from mjtable.logs import logfmt
-from mjtable.rules import names, rulefile, winfmt
+from mjtable.referee import winfmt
+from mjtable.rules import names, rulefile
 
 SEAT_NAMES = names.SEAT_NAMES
 
@@ -192,3 +193,15 @@ def run(h: Hand, each=None):
 
 def wins(evs) -> list:
     return [e for e in evs if e[0] == EV_WIN]
+
+
+def state_lines(g) -> list:
+    """Each seat of game g, a line: its hand, melds, void suit, discards, points."""
+    out = []
+    for s in range(g.np):
+        void = "mps"[g.void[s]] if g.void[s] < 3 else "-"
+        out.append("    %-5s %-22s melds [%s] void %s  discards %s  %+d"
+                   % (SEAT_NAMES[s], tiles.to_text(g.hand[s]) or "-",
+                      melds_text(g, s), void, discards_text(g, s) or "-",
+                      g.delta[s]))
+    return out

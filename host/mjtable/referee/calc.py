@@ -76,11 +76,11 @@ def calc_result(rs, counts, win_face, melds=(), void=-1, flags=0):
            "base": fan.base(rs, f)}
     if flags & fan.ZIMO:
         res["self_drawn_each"] = fan.zimo_each(rs, f)
-    res["patterns"] = {_pattern_name(p): out[p] - 1 for p in range(fan.NOUT) if out[p]}
+    res["patterns"] = {pattern_name(p): out[p] - 1 for p in range(fan.NOUT) if out[p]}
     return res
 
 
-def _pattern_name(p):
+def pattern_name(p):
     return R.PATTERNS[p] if p < R.NPATTERNS else EXTRA_NAMES[p - R.NPATTERNS]
 
 

@@ -33,7 +33,8 @@ from sichuan import ruleset as R
 from sichuan.settle import EV_ACCEPTED, EV_CHECK, EV_HAND_END, EV_PAY, EV_WIN
 
 from mjtable import BadInput
-from mjtable.rules import names, rulefile, winfmt
+from mjtable.referee import winfmt
+from mjtable.rules import names, rulefile
 from mjtable.rules.names import REASONS
 
 SEAT_WORDS = ("甲乙丙丁", "ESWN", "东南西北", "1234")

@@ -79,3 +79,11 @@ REASON_KEYS = (
 ALERT_NAMES = ("none", "void-suit discard", "out of turn", "unknown tag", "tile in two places",
                "fifth copy", "wrong tile count", "claim refused", "flash full", "reader fault",
                "keys fault", "display fault")
+
+
+# the patterns' Chinese names, in sichuan.ruleset.PATTERNS order
+PATTERN_ZH = (
+    "平胡", "对对胡", "七对", "龙七对", "清一色", "金钩钓", "带幺九", "将对", "清对",
+    "清七对", "清龙七对", "清带幺", "清金钩钓", "门清", "断幺九", "根", "杠上花",
+    "杠上炮", "抢杠胡", "海底", "绝张", "天胡", "地胡", "自摸",
+)

@@ -16,9 +16,11 @@ import struct
 import threading
 import time
 
-from mjtable.commands import table as tablecmd
 from mjtable.link import client as L
+from mjtable.link import protocol as P
+from mjtable.logs.logfmt import T_ACT, T_ALERT, T_END, T_HEAD
 from mjtable.rules import names
+from mjtable.tableops import info as tableinfo
 from sichuan import game as G
 from sichuan import handlog
 
@@ -29,9 +31,6 @@ SETTLE_MS = 300  # and moves this long after the table accepted its last move
 ALERT_MS = 2000  # an alert event counts as showing this long
 SHOWN_MS = 100  # a display write this long after a move's acceptance still shows it
 STALL_NS = 60 * 10**9  # nothing new on the link this long (emulated): stuck
-EV_GAME = 0x40
-CMD_WATCH = 0x24
-T_HEAD, T_ACT, T_ALERT, T_END = 1, 2, 3, 4
 
 
 class Watch:
@@ -79,7 +78,7 @@ class Watch:
             try:
                 lk = L.Link(ser, key=self.board.key, timeout=10.0)
                 lk.hello()
-                lk.request(CMD_WATCH, b"\x01")
+                lk.request(P.CMD_WATCH, b"\x01")
                 return lk
             except L.LinkError as e:
                 ser.close()
@@ -101,16 +100,16 @@ class Watch:
             while not self._stop.is_set():
                 while lk.events:
                     kind, _seq, payload = lk.events.popleft()
-                    if kind == EV_GAME:
+                    if kind == P.EV_GAME:
                         self._event(payload)
                 got = lk.read_frame(time.monotonic() + 0.2)
-                if got is not None and got[0] == (EV_GAME | L.REPLY):
+                if got is not None and got[0] == (P.EV_GAME | P.REPLY):
                     self._event(got[2])
                 if self.heads == self.ends and time.monotonic() - asked >= 1.0:
                     asked = time.monotonic()
                     self._deal_wait(lk)
             try:
-                lk.request(CMD_WATCH, b"\x00")
+                lk.request(P.CMD_WATCH, b"\x00")
             except L.LinkError:
                 pass
         finally:
@@ -122,11 +121,11 @@ class Watch:
         its deal (table/controller.py), so the bots learn of the start as a
         host does, from INFO (the players at a table, from the displays)."""
         try:
-            st = tablecmd.state_index(lk.info().get("state", ""))
+            st = tableinfo.state_index(lk.info().get("state", ""))
         except L.LinkError:
             self.info_misses += 1  # a slow board: asked again a second later
             return
-        if st == tablecmd.DEAL_WAIT and self.heads == self.ends:
+        if st == P.DEAL_WAIT and self.heads == self.ends:
             self.heads = self.ends + 1  # the hand after the last ended has begun
 
     def _event(self, payload):
@@ -326,7 +325,7 @@ def pulled_hands(archive_path):
     from mjtable import archive
     from mjtable.logs import hands
 
-    ar = archive.Archive(archive_path, create=False)
+    ar = archive.open_archive(archive_path, create=False)
     out = []
     try:
         for row in ar.logs():

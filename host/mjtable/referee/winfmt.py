@@ -12,8 +12,8 @@ if that score gives the event's doublings.
 from sichuan import fan
 from sichuan import ruleset as R
 
-from mjtable.commands.calc import PATTERN_ZH
-from mjtable.referee.calc import _pattern_name
+from mjtable.referee.calc import pattern_name
+from mjtable.rules.names import PATTERN_ZH
 
 
 def shown(rs, doublings):
@@ -53,7 +53,7 @@ def win_patterns(g, e):
         got = fan.score(rs, h, melds, void, flags, out, f)
     if got != v:
         return None
-    return {_pattern_name(p): out[p] - 1 for p in range(fan.NOUT) if out[p]}
+    return {pattern_name(p): out[p] - 1 for p in range(fan.NOUT) if out[p]}
 
 
 def patterns_text(pats):
