@@ -86,12 +86,13 @@ X_BENJIN = const(4)
 X_WUTINGYONG = const(5)
 _XPARAM = (_P_KA_FAN, _P_YINGKA_FAN, _P_BAOHU_FAN, _P_QINGHUPAO_FAN, _P_BENJIN_FAN,
            _P_WU_TINGYONG_FAN)
-NOUT = const(30)  # NPATTERNS + the six X_*: the size of a full `out`
+HOUSE0 = const(30)  # NPATTERNS + the six X_*: where house patterns start in `out`
+NOUT = const(38)  # HOUSE0 + sichuan.pattern's MAXHOUSE: the size of a full `out`
 
 # Readings of a winning hand.
-_RD_PUNGS = const(0)  # four pungs/kongs and a pair
-_RD_STD = const(1)    # any four groups and a pair
-_RD_QIDUI = const(2)  # seven pairs
+RD_PUNGS = const(0)  # four pungs/kongs and a pair
+RD_STD = const(1)    # any four groups and a pair
+RD_QIDUI = const(2)  # seven pairs
 
 _NO_CAP_AT_CAP = const(6)  # 满格 with no cap counts as 64x (seed 000: 封顶64番)
 
@@ -138,7 +139,7 @@ def lacks_a_suit(rs, full, void):
     return used != 7 or not rs[_P_DINGQUE]
 
 
-def _terminal_groups(counts):
+def terminal_groups(counts):
     """True if the concealed tiles split into groups and one pair, each with a 1 or 9."""
     pairs = 0
     for o in (0, 9, 18):
@@ -173,7 +174,7 @@ def _all_pungs(counts):
     return pairs == 1
 
 
-def _melds_terminal(melds):
+def melds_terminal(melds):
     for m in melds:
         r = meld.face(m) % 9
         if r != 0 and r != 8:
@@ -188,14 +189,19 @@ def _only_ranks(c, ranks):
     return True
 
 
+def at_cap(rs):
+    """The doublings a pattern worth AT_CAP (满格) adds under rs."""
+    cap = rs[_P_CAP]
+    return cap if cap >= 0 else _NO_CAP_AT_CAP
+
+
 def _add(rs, out, pattern, times=1):
     """Count a pattern in out (as 1 + its fan) if the ruleset has it; returns its fan."""
     v = rs.fan(pattern)
     if v == _NONE or times <= 0:
         return 0
     if v == _AT_CAP:
-        cap = rs[_P_CAP]
-        v = cap if cap >= 0 else _NO_CAP_AT_CAP
+        v = at_cap(rs)
     out[pattern] = 1 + v * times
     return v * times
 
@@ -208,7 +214,7 @@ def _shape_patterns(rs, reading, counts, melds, out):
     """Fan of the hand-shape patterns of one reading; fills out."""
     qing = suits_used(_all) in (1, 2, 4)
     fan = 0
-    if reading == _RD_QIDUI:
+    if reading == RD_QIDUI:
         long = 0
         for x in counts:
             if x == 4:
@@ -223,7 +229,7 @@ def _shape_patterns(rs, reading, counts, melds, out):
             fan += _add(rs, out, _R_QIDUI) + _qing(rs, out, qing)
         return fan
     jgd = len(melds) == rs[_P_HAND_SIZE] // 3  # every group melded: 金钩钓
-    if reading == _RD_PUNGS:
+    if reading == RD_PUNGS:
         if _only_ranks(_all, (1, 4, 7)) and _has(rs, _R_JIANGDUI):
             fan += _add(rs, out, _R_JIANGDUI)
             if jgd:
@@ -239,8 +245,8 @@ def _shape_patterns(rs, reading, counts, melds, out):
         if qing and _has(rs, _R_QINGDUI):
             return fan + _add(rs, out, _R_QINGDUI)
         fan += _add(rs, out, _R_DUIDUIHU)
-    terminal = _only_ranks(counts, (0, 8)) if reading == _RD_PUNGS else _terminal_groups(counts)
-    if terminal and _melds_terminal(melds):
+    terminal = _only_ranks(counts, (0, 8)) if reading == RD_PUNGS else terminal_groups(counts)
+    if terminal and melds_terminal(melds):
         if qing and _has(rs, _R_QINGDAIYAO):
             return fan + _add(rs, out, _R_QINGDAIYAO)
         fan += _add(rs, out, _R_DAIYAOJIU)
@@ -258,7 +264,7 @@ def _extra_patterns(rs, reading, melds, flags, out):
     for m in melds:
         if meld.is_shown(m):
             shown = 1
-    if (not shown and reading != _RD_QIDUI
+    if (not shown and reading != RD_QIDUI
             and (flags & ZIMO or not rs[_P_MENQING_ZIMO_ONLY])):
         fan += _add(rs, out, _R_MENQING)
     if _only_ranks(_all, (1, 2, 3, 4, 5, 6, 7)) and not out[_R_JIANGDUI]:  # no 1 or 9
@@ -288,9 +294,11 @@ def _reading_fan(rs, reading, counts, melds, flags, out, win):
         out[i] = 0
     fan = _shape_patterns(rs, reading, counts, melds, out)
     fan += _extra_patterns(rs, reading, melds, flags, out)
-    if reading != _RD_QIDUI and not _any_shape(out):
+    if reading != RD_QIDUI and not _any_shape(out):
         fan += _add(rs, out, _R_PINGHU)  # 平胡: no other pattern of the hand's shape
     fan += _variant_patterns(rs, reading, counts, flags, out, win)
+    if rs.house:  # the ruleset's own patterns (sichuan.pattern)
+        fan += rs.house.score(rs, reading, counts, melds, out, win)
     return fan + _heaven(rs, flags, out, fan)
 
 
@@ -307,10 +315,10 @@ def _variant_patterns(rs, reading, counts, flags, out, win):
     """断卡根: 卡 (each 456 run, self-draw only), 硬卡 (a discarded 5 won in
     the middle of 4_6), 报胡 (not with 地胡: "不计报胡"), 请胡炮."""
     fan = 0
-    if reading == _RD_STD and flags & ZIMO:
+    if reading == RD_STD and flags & ZIMO:
         if rs[_P_KA_FAN] != _NONE:
             fan += _addx(rs, out, X_KA, _runs456(counts))
-    elif reading == _RD_STD and win >= 0 and win % 9 == 4 and rs[_P_YINGKA_FAN] != _NONE:
+    elif reading == RD_STD and win >= 0 and win % 9 == 4 and rs[_P_YINGKA_FAN] != _NONE:
         if _middle_of_run(counts, win):
             fan += _addx(rs, out, X_YINGKA)
     if flags & BAOHU and not flags & DIHU:
@@ -397,7 +405,7 @@ def _heaven(rs, flags, out, fan):
     if p < 0 or not _has(rs, p):
         return 0
     if rs[_P_TIANHU_ALONE]:
-        for i in range(_NPATTERNS):
+        for i in range(NOUT):
             out[i] = 0
         return _add(rs, out, p) - fan
     return _add(rs, out, p)
@@ -411,8 +419,10 @@ def score(rs, counts, melds=(), void=-1, flags=0, out=None, win=-1):
     the 请胡 discard); melds: meld ints; void: 缺 suit 0..2 or -1; flags:
     ZIMO | HAIDI | ...; out: optional bytearray(NPATTERNS) or (NOUT); out[p]
     becomes 1 + the fan pattern p adds, or 0 where p does not count (so 平胡
-    at 0 fan still shows); out[NPATTERNS + X_*] the variant values.
-    win: the winning face if known (硬卡 needs it), else -1.
+    at 0 fan still shows); out[NPATTERNS + X_*] the variant values,
+    out[HOUSE0 + d] the ruleset's house pattern d.
+    win: the winning face if known (硬卡 and house patterns of the winning
+    tile need it), else -1.
     """
     want = rs[_P_HAND_SIZE] + 1 - 3 * len(melds)
     if flags & QINGHU:
@@ -422,19 +432,21 @@ def score(rs, counts, melds=(), void=-1, flags=0, out=None, win=-1):
     held_counts(counts, melds, _all)
     if suits_used(_all) & ~rs[_P_SUITS] or not lacks_a_suit(rs, _all, void):
         return -1  # a tile of a suit not in play, or 缺一门 not met
+    if rs.house:
+        rs.house.hand(rs, counts, _all, melds, void, flags, win)
     best = -1
     if flags & QINGHU:  # 五对将: every concealed count even, nothing melded
         if not melds and shape.is_qidui(counts, want):
-            best = _reading_fan(rs, _RD_QIDUI, counts, melds, flags, _best, win)
+            best = _reading_fan(rs, RD_QIDUI, counts, melds, flags, _best, win)
     else:
         if shape.is_standard(counts, void):
             if _all_pungs(counts):
-                best = _reading_fan(rs, _RD_PUNGS, counts, melds, flags, _best, win)
-            f = _reading_fan(rs, _RD_STD, counts, melds, flags, _cur, win)
+                best = _reading_fan(rs, RD_PUNGS, counts, melds, flags, _best, win)
+            f = _reading_fan(rs, RD_STD, counts, melds, flags, _cur, win)
             if f > best:
                 best = _keep(f)
         if not melds and shape.is_qidui(counts):
-            f = _reading_fan(rs, _RD_QIDUI, counts, melds, flags, _cur, win)
+            f = _reading_fan(rs, RD_QIDUI, counts, melds, flags, _cur, win)
             if f > best:
                 best = _keep(f)
     if best >= 0 and out is not None:

@@ -4,10 +4,19 @@ A ruleset in RAM is a `Ruleset`: `rs[P_CAP]` reads parameter P_CAP. Its
 blob (what the table stores and the host pushes) is:
 
     b"SR" | format version (1 byte) | name length (1) | name (UTF-8)
-    | parameter count (1) | values (int16 little-endian each) | CRC32 (4, LE)
+    | parameter count (1) | values (int16 little-endian each)
+    [format 3 only: house pattern count (1) | program length (2, LE) |
+     program | names length (2, LE) | names]  | CRC32 (4, LE)
 
 The CRC32 covers everything before it. A blob with a bad CRC, an unknown
 version, a wrong count or a value out of range is refused with the reason.
+A ruleset with no house patterns is written as format 2, byte for byte as
+before they existed (its CRC, the id logs record, is unchanged); one with
+house patterns (sichuan.pattern, docs/patterns.md) as format 3, which a
+table whose firmware predates them refuses as an unknown version. The
+program is the patterns' integer form; names holds, per pattern, its id
+and its name, each as a length byte and UTF-8 (the host shows them; the
+board only carries them).
 
 Fan values are doublings (log2 of the multiplier): the base a discarder pays
 is 2**min(fan, cap). A rule text that counts from 1 (1番 = x1) keeps its own
@@ -21,6 +30,7 @@ from binascii import crc32
 from micropython import const
 
 FORMAT_VERSION = const(2)  # 2: the 断卡根 parameters after jgd_absorbs_dd
+HOUSE_VERSION = const(3)   # 3: format 2 and house patterns
 NONE = const(-1)
 AT_CAP = const(63)  # a fan value meaning "the cap itself" (满格)
 
@@ -277,12 +287,35 @@ def _in_range(name, v, lo, hi):
 class Ruleset:
     """A named, validated list of NPARAMS integers; index it with P_* ids."""
 
-    def __init__(self, name="xuezhan", values=None):
+    def __init__(self, name="xuezhan", values=None, house=(0, b"", b"")):
         self.name = name
         if values is None:
             values = [row[4] for row in _rows()] + list(_FAN_DEFAULTS)
         self.values = list(values)
         self.check()
+        self.set_house(*house)
+
+    def set_house(self, n, prog, names):
+        """Give the ruleset n house patterns: their program (sichuan.pattern)
+        and names (per pattern: id and name, each a length byte and UTF-8);
+        ValueError if the program is not one the core can score."""
+        self.house_n = n
+        self.house_prog = bytes(prog)
+        self.house_names = bytes(names)
+        self.house = None  # the scoring module, while there are patterns
+        self.house_need = 0
+        if n:
+            # imported by the first ruleset that has house patterns (a table
+            # that has none holds none of it), as game imports wild
+            from . import pattern
+
+            self.house_need = pattern.check(self.house_prog, n)
+            i = 0
+            for _ in range(2 * n):
+                i += 1 + self.house_names[i] if i < len(self.house_names) else 1
+            if i != len(self.house_names):
+                raise ValueError("house pattern names do not match the patterns")
+            self.house = pattern
 
     def __getitem__(self, pid):
         return self.values[pid]
@@ -310,12 +343,18 @@ class Ruleset:
             raise ValueError("ruleset name must be 1..32 bytes")
 
     def copy(self, name=None):
-        return Ruleset(self.name if name is None else name, self.values)
+        return Ruleset(self.name if name is None else name, self.values,
+                       (self.house_n, self.house_prog, self.house_names))
 
     def to_blob(self):
         name = self.name.encode()
-        head = b"SR" + bytes((FORMAT_VERSION, len(name))) + name + bytes((NPARAMS,))
+        version = HOUSE_VERSION if self.house_n else FORMAT_VERSION
+        head = b"SR" + bytes((version, len(name))) + name + bytes((NPARAMS,))
         body = head + struct.pack("<%dh" % NPARAMS, *self.values)
+        if self.house_n:
+            body += (bytes((self.house_n,)) + struct.pack("<H", len(self.house_prog))
+                     + self.house_prog + struct.pack("<H", len(self.house_names))
+                     + self.house_names)
         return body + struct.pack("<I", crc32(body) & 0xFFFFFFFF)
 
     def crc(self):
@@ -325,7 +364,9 @@ class Ruleset:
     def __eq__(self, other):
         if not isinstance(other, Ruleset):
             return False
-        return self.name == other.name and self.values == other.values
+        return (self.name == other.name and self.values == other.values
+                and self.house_n == other.house_n and self.house_prog == other.house_prog
+                and self.house_names == other.house_names)
 
 
 def from_blob(blob):
@@ -338,8 +379,9 @@ def from_blob(blob):
         raise ValueError("ruleset blob CRC mismatch")
     if body[:2] != b"SR":
         raise ValueError("not a ruleset blob (bad magic)")
-    if body[2] != FORMAT_VERSION:
-        raise ValueError("unknown ruleset format version %d" % body[2])
+    version = body[2]
+    if version != FORMAT_VERSION and version != HOUSE_VERSION:
+        raise ValueError("unknown ruleset format version %d" % version)
     n = body[3]
     if 4 + n + 1 > len(body):
         raise ValueError("ruleset blob name overruns the blob")
@@ -350,10 +392,28 @@ def from_blob(blob):
     count = body[4 + n]
     if count != NPARAMS:
         raise ValueError("ruleset blob has %d parameters, expected %d" % (count, NPARAMS))
-    if len(body) != 5 + n + 2 * NPARAMS:
+    end = 5 + n + 2 * NPARAMS
+    house = (0, b"", b"")
+    if version == HOUSE_VERSION:
+        house = _house_section(body, end)
+    elif len(body) != end:
         raise ValueError("ruleset blob length %d is wrong" % len(blob))
-    values = struct.unpack("<%dh" % NPARAMS, body[5 + n :])
-    return Ruleset(name, values)
+    values = struct.unpack("<%dh" % NPARAMS, body[5 + n : end])
+    return Ruleset(name, values, house)
+
+
+def _house_section(body, i):
+    """(count, program, names) of a format 3 blob's house patterns at body[i:]."""
+    if i + 3 > len(body):
+        raise ValueError("ruleset blob: format 3 without house patterns")
+    count = body[i]
+    j = i + 3 + (body[i + 1] | body[i + 2] << 8)
+    if count == 0 or j + 2 > len(body):
+        raise ValueError("ruleset blob: house patterns overrun the blob")
+    ln = body[j] | body[j + 1] << 8
+    if j + 2 + ln != len(body):
+        raise ValueError("ruleset blob length %d is wrong" % (len(body) + 4))
+    return count, body[i + 3 : j], body[j + 2 :]
 
 
 def tiles_in_play(rs):

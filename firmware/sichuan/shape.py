@@ -144,6 +144,15 @@ def is_standard(counts, void=-1):
     return True
 
 
+def is_all_groups(counts):
+    """True if the concealed tiles (3n of them) split into groups only, no pair."""
+    for o in (0, 9, 18):
+        n = suit_size(counts, o)
+        if n % 3 or (n and not is_groups(counts, o)):
+            return False
+    return True
+
+
 def is_win(counts, void=-1):
     """True if the concealed tiles (3n+2 of them) form a winning shape."""
     if void >= 0 and suit_size(counts, void * 9):

@@ -584,8 +584,8 @@ def _near(c, o, n, pair, b, m):
 # ---- scoring: the best face for each wild copy -------------------------------
 
 _asg = bytearray(27)   # the hand with its wild copies standing for chosen faces
-_wout = bytearray(30)  # fan.NOUT
-_wbest = bytearray(30)
+_wout = bytearray(38)  # fan.NOUT
+_wbest = bytearray(38)
 _res = [0, 0]          # best fan found, wild copies (list cells: no allocation per update)
 _pick = bytearray(9)   # the face each wild copy stands for: 8 copies and one more (查叫)
 # by_face[f]: 1 + the fan of the best choice of the last score() in which a

@@ -10,7 +10,7 @@ on CPython (the pytest run).
 
 import sys
 
-from sichuan import claims, fan, game, handlog, meld, presets, ruleset, settle, tiles
+from sichuan import claims, fan, game, handlog, meld, pattern, presets, ruleset, settle, tiles
 
 _PREFIXED = {"_F_": fan, "_M_": meld, "_R_": ruleset, "_G_": game}
 _PLAIN = (claims, settle, ruleset)
@@ -29,7 +29,7 @@ def _home(mod, name):
 
 def test_folded_copies_equal_their_home():
     checked = 0
-    for mod in (claims, fan, game, handlog, meld, presets, ruleset, settle, tiles):
+    for mod in (claims, fan, game, handlog, meld, pattern, presets, ruleset, settle, tiles):
         for name in dir(mod):
             if not name.startswith("_") or not name[1:2].isupper():
                 continue

@@ -37,7 +37,7 @@ def test_fan_variant_names():
     from sichuan import fan
     from sichuan import ruleset as R
 
-    assert len(calc.EXTRA_NAMES) == fan.NOUT - R.NPATTERNS
+    assert len(calc.EXTRA_NAMES) == fan.HOUSE0 - R.NPATTERNS
     assert calc.EXTRA_NAMES[fan.X_KA] == "ka" and calc.EXTRA_NAMES[fan.X_WUTINGYONG] == "wutingyong"
 
 

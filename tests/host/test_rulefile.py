@@ -169,7 +169,7 @@ def test_base_is_required_and_checked():
 def test_bad_toml_names_the_file(tmp_path):
     f = tmp_path / "broken.toml"
     f.write_text("base = \n", encoding="utf-8")
-    with pytest.raises(BadInput, match="broken.toml: not valid TOML"):
+    with pytest.raises(BadInput, match="broken.toml:1:8: not valid TOML"):
         rulefile.load(str(f))
 
 

@@ -15,6 +15,7 @@ from sichuan import fan, meld, ruleset, tiles
 
 from mjtable import BadInput
 from mjtable.referee import mp_calc, mpengine
+from mjtable.referee.winfmt import pattern_zh
 from mjtable.rules import rulefile
 from mjtable.rules.names import PATTERN_ZH
 
@@ -23,7 +24,8 @@ SUIT_ZH = "万筒条"
 MELD_ZH = ("碰", "杠", "补杠", "暗杠")
 
 # Result keys in the order they are printed, whatever order an engine made.
-KEY_ORDER = ("win", "fan", "base", "self_drawn_each", "patterns", "waits", "reason", "error")
+KEY_ORDER = ("win", "fan", "base", "self_drawn_each", "patterns", "waits", "values", "reason",
+             "error")
 
 # (option, dest, WIN flag name in sichuan.fan, help)
 WIN_FLAGS = (
@@ -34,6 +36,10 @@ WIN_FLAGS = (
      "杠上炮: won on the discard a player made after a kong"),
     ("--robbed-kong", "robbed_kong", "QIANGGANG", "抢杠胡: won on the tile another added to a 碰"),
     ("--last-tile", "last_tile", "HAIDI", "海底: won on the last tile of the wall"),
+    ("--heavenly", "heavenly", "TIANHU",
+     "天胡: the dealer won on the tiles dealt (implies --self-drawn)"),
+    ("--earthly", "earthly", "DIHU",
+     "地胡: a non-dealer won on its first draw (implies --self-drawn)"),
 )
 MELD_OPTS = (
     ("--pung", "pung", meld.PENG, "碰 of tile T (repeatable)"),
@@ -41,7 +47,7 @@ MELD_OPTS = (
     ("--concealed-kong", "concealed_kong", meld.ANGANG, "暗杠 of tile T (repeatable)"),
 )
 # What a batch line may set; the same options on the command line are defaults.
-LINE_DESTS = ("hand", "void", "rules", "win", "pung", "kong", "concealed_kong") + tuple(
+LINE_DESTS = ("hand", "void", "rules", "win", "pung", "kong", "concealed_kong", "values") + tuple(
     w[1] for w in WIN_FLAGS
 )
 
@@ -69,6 +75,9 @@ def _add_call_args(p, calc, line):
     if calc:
         for opt, dest, _flag, hlp in WIN_FLAGS:
             p.add_argument(opt, dest=dest, action="store_true", help=hlp)
+    else:
+        p.add_argument("--values", action="store_true",
+                       help="each wait's value won on a discard: fan, base and patterns")
     p.add_argument("--rules", metavar="PRESET|FILE",
                    help="preset name, .toml rule file or compiled blob (default xuezhan)")
 
@@ -121,6 +130,14 @@ def _win_flags(args, melds):
         flags |= fan.ZIMO  # a kong's replacement tile is always self-drawn
         if not any(meld.is_gang(m) for m in melds):
             raise BadInput("--kong-replacement needs a kong (--kong or --concealed-kong)")
+    if flags & (fan.TIANHU | fan.DIHU):
+        if flags & fan.TIANHU and flags & fan.DIHU:
+            raise BadInput("--heavenly (天胡, the dealer) and --earthly (地胡, a non-dealer)"
+                           " exclude each other")
+        if melds or flags & (fan.GANGSHANGHUA | fan.HAIDI):
+            raise BadInput("天胡/地胡 are won on the dealt tiles and the first draw: no melds,"
+                           " no --kong-replacement, no --last-tile")
+        flags |= fan.ZIMO
     discard_only = flags & (fan.GANGSHANGPAO | fan.QIANGGANG)
     if flags & fan.ZIMO and discard_only:
         raise BadInput("a self-drawn win cannot also be --after-kong-discard or --robbed-kong")
@@ -161,6 +178,8 @@ def build_request(args, calc, rules):
     _check_counts(rs, counts, melds, copies, calc)
     req = {"cmd": "calc" if calc else "waits", "counts": list(counts), "melds": melds,
            "void": void, "win": win, "flags": _win_flags(args, melds) if calc else 0}
+    if not calc and args.values:
+        req["values"] = True
     return rs, req
 
 
@@ -209,8 +228,18 @@ def canonical(d):
             v = d[k]
             if k == "patterns":
                 v = {p: v[p] for p in sorted(v, key=_pattern_rank)}
+            elif k == "values":  # in the waits' order, each as calc prints it
+                v = {w: canonical(v[w]) for w in d["waits"]}
             out[k] = v
     return out
+
+
+def _value_text(rs, v):
+    """`2 番, base 4: 清一色 qingyise +2` (a wait's value won on a discard)."""
+    if not v["win"]:
+        return "no win: " + v.get("reason", "")
+    pats = ", ".join("%s %s %+d" % (pattern_zh(n, rs), n, d) for n, d in v["patterns"].items())
+    return "%d 番, base %d: %s" % (v["fan"], v["base"], pats)
 
 
 def _pattern_rank(p):
@@ -312,6 +341,8 @@ def human(rs, req, res):
             lines.append("waits (下叫): %s" % " ".join(w))
         else:
             lines.append("waits (下叫): none, the hand is not ready (没叫)")
+        for tile, v in canonical(res).get("values", {}).items():
+            lines.append("  %-3s %s" % (tile, _value_text(rs, v)))
         return "\n".join(lines)
     if not res["win"]:
         lines.append("not a win: %s" % res.get("reason", ""))
@@ -319,14 +350,14 @@ def human(rs, req, res):
     flags = [PATTERN_ZH[ruleset.PATTERNS.index(n)] for n, f in (
         ("zimo", fan.ZIMO), ("gangshanghua", fan.GANGSHANGHUA),
         ("gangshangpao", fan.GANGSHANGPAO), ("qiangganghu", fan.QIANGGANG),
-        ("haidi", fan.HAIDI)) if req["flags"] & f]
+        ("haidi", fan.HAIDI), ("tianhu", fan.TIANHU), ("dihu", fan.DIHU)) if req["flags"] & f]
     if flags:
         lines[0] += "  " + " ".join(flags)
     pats = canonical(res)["patterns"]
     width = max([len(n) for n in pats] + [8])
     lines.append("patterns (doublings):")
     for name, v in pats.items():
-        zh = PATTERN_ZH[ruleset.PATTERNS.index(name)] if name in ruleset.PATTERNS else name
+        zh = pattern_zh(name, rs)
         lines.append("  %s%s %-*s %+d" % (zh, "\u3000" * (4 - len(zh)), width, name, v))
     total = sum(pats.values())
     cap = rs[ruleset.P_CAP]

@@ -7,19 +7,66 @@
 Pushing needs the table key (see mjtable.link.port).
 """
 
+import argparse
 
 from sichuan import ruleset
 
-from mjtable import BadInput, write_file
+from mjtable import BadInput, housepat, write_file
 from mjtable.link import port as findport
 from mjtable.rules import paramdoc, rulefile
 from mjtable.rules.names import PATTERN_ZH
 from mjtable.tableops import rules as tablerules
 
+# `mjtable rules --help`: a rule file and its house patterns (docs/patterns.md)
+EPILOG = """\
+A rule file (TOML) starts from a preset and changes parameters by name
+(`mjtable rules show PRESET` lists them):
+
+    base = "xuezhan"        # required: the preset (or rule file) to start from
+    name = "friday"         # optional: the ruleset's name (default: the file's)
+    cap = 5                 # 封顶 in doublings; "none" for no cap
+    [fan]
+    menqing = 1             # a built-in pattern's doublings; "none", "cap" (满格)
+
+and may define house patterns of its own, up to 8, each a table:
+
+    [pattern.yitiaolong]    # its id (calc's JSON names it so)
+    name = "一条龙"          # what the tools show (default: the id)
+    fan = 1                 # the doublings it adds, 0..15, or "cap"
+    straight = true         # 123 456 789 of one suit, as three runs
+
+A pattern counts when every part it names holds (up to 8 parts):
+  the tiles   hand.suits = 1          how many suits (1 is 清一色; "1..2", "2+")
+              hand.ranks = "2-8"      every tile one of these ranks (断幺九)
+              hand.has = "19"         some tile one of these ranks
+              hand.fours = "1+"       faces held four times (根)
+              concealed.suits, concealed.ranks, concealed.has: of the tiles in hand
+              straight = true         123 456 789 of one suit as runs (一条龙)
+              terminals = true        every group and the pair hold a 1 or 9 (带幺九)
+  the reading reading = "对对"         对对 pungs, 顺子 runs, 七对 pairs, 搭子 groups
+              pair = "258"            the pair (将) is one of these ranks
+  the melds   melds.peng = 0          also minggang (直杠, 补杠), angang, gang, all,
+              melds.shown = 0         shown (碰 and 明杠: 门清)
+  the win     win.rank = 5            the winning tile's rank
+              win.as = "卡张"          卡张 middle, 边张 edge, 两边 open, 单钓 single,
+                                      对出 (a pung of a pair); a list: any of them
+              win.only = true         ... and it plays no other role
+              win.waits = 1           the hand waited on this many tiles
+              win.by = ["自摸", "海底"] all of: 自摸 点炮 杠上花 杠上炮 抢杠 海底 绝张
+                                      天胡 地胡; "not 海底" for not
+  others      absorbs = ["gen"]       these do not count when it does
+              absorbed_by = "qingyise"  it does not count when that does
+A pattern named as a built-in (`[pattern.menqing]`) replaces it. A pattern
+that can never count, contradicts itself or asks too much is refused, naming
+its line; one above the cap, or that the cap makes worthless, is a warning.
+Examples: examples/rules/house/*.toml; the guide: docs/patterns.md.
+"""
+
 
 def add_parsers(sub):
     p = sub.add_parser("rules", help="show or compile rulesets",
-                       description="Show a ruleset or compile a rule file to a blob.")
+                       description="Show a ruleset or compile a rule file to a blob.",
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     rsub = p.add_subparsers(dest="rules_command", metavar="ACTION")
     rsub.required = True
     s = rsub.add_parser("show", help="the whole ruleset as a readable table")
@@ -106,7 +153,22 @@ def show_text(rs, base=None):
         d += mark(ruleset.P_FAN0 + i)
         zh = PATTERN_ZH[i] + "\u3000" * (4 - len(PATTERN_ZH[i]))
         out.append("  %-14s  %s  %10s  %5s  %s" % (pat, zh, d, s, x))
+    out += _house_lines(rs)
     return "\n".join(out)
+
+
+def _house_lines(rs):
+    """The house patterns, each as its rule file would define it."""
+    if not rs.house_n:
+        return []
+    out = ["", "house patterns (docs/patterns.md; each adds its doublings when all its parts"
+           " hold)"]
+    for pid, name, v, parts in housepat.describe(rs):
+        value = "cap" if v == ruleset.AT_CAP else "+%d" % v
+        out.append("  %-14s  %s  %s" % (pid, name, value))
+        for text in parts:
+            out.append("      " + text)
+    return out
 
 
 def show(args):

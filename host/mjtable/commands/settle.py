@@ -100,7 +100,7 @@ def as_text(res):
             extra = _flags_zh(e[3])
             groups[ln][0].append("%s %s %s: %s%s: %s" % (
                 seat_name(e[1]), how, tiles.name(e[5]), winfmt.fan_text(res.rs, e[2]),
-                " (as %s)" % extra if extra else "", winfmt.patterns_text(next(pats))))
+                " (as %s)" % extra if extra else "", winfmt.patterns_text(next(pats), res.rs)))
         else:
             v = " (%s)" % winfmt.fan_text(res.rs, e[3]) if e[2] == settle.CK_READY else ""
             groups[ln][0].append("查叫: %s %s%s" % (seat_name(e[1]), names.CHECK_ZH[e[2]], v))

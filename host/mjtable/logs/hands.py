@@ -102,7 +102,7 @@ def fmt_win(g, e) -> str:
     extra = " ".join(names.flags_of(e[3] & ~1, zh=True))
     return "%s %s, %s%s: %s" % (SEAT_NAMES[e[1]], how, winfmt.fan_text(g.rs, e[2]),
                                 " (%s)" % extra if extra else "",
-                                winfmt.patterns_text(winfmt.win_patterns(g, e)))
+                                winfmt.patterns_text(winfmt.win_patterns(g, e), g.rs))
 
 
 def fmt_checks(rs, evs) -> str:

@@ -15,6 +15,54 @@ _lim = bytearray(27)
 
 # Names of fan's variant values (fan.X_*), at NPATTERNS + X in a score's `out`.
 EXTRA_NAMES = ("ka", "yingka", "baohu", "qinghupao", "benjin", "wutingyong")
+EXTRA_ZH = ("卡", "硬卡", "报胡", "请胡炮", "本金", "无听用")
+
+
+def house_list(rs):
+    """[(id, name)] of the ruleset's house patterns (fan.HOUSE0 + d in `out`)."""
+    out = []
+    b = rs.house_names
+    i = 0
+    for _ in range(rs.house_n):
+        n = b[i]
+        pid = bytes(b[i + 1:i + 1 + n]).decode()
+        i += 1 + n
+        n = b[i]
+        out.append((pid, bytes(b[i + 1:i + 1 + n]).decode()))
+        i += 1 + n
+    return out
+
+
+def out_names(rs):
+    """The id of each entry of a score's `out`: the built-in patterns, the
+    variant values, then the ruleset's house patterns (as their file names them)."""
+    return list(R.PATTERNS) + list(EXTRA_NAMES) + [h[0] for h in house_list(rs)]
+
+
+def patterns_of(rs, out):
+    """{id: doublings} of the patterns a score's `out` counts, in out's order."""
+    names = out_names(rs)
+    return {names[p]: out[p] - 1 for p in range(len(names)) if out[p]}
+
+
+def win_out(g, e, out):
+    """Score again the win event e = (EV_WIN, seat, doublings, flags, from,
+    tile) of game g just after it (the winner's hand, melds, void and the
+    event's flags) into out (bytearray(fan.NOUT)); returns the fan found,
+    which is e's when the state still shows the win."""
+    s, flags, giver, f = e[1], e[3], e[4], e[5]
+    rs = g.rs
+    h = bytearray(g.hand[s])
+    melds = g.meld_list(s)
+    if flags & fan.QINGHU:
+        melds = ()  # 请胡: the five pairs score as they stand
+    elif giver >= 0 or rs[R.P_MODE] == R.MODE_XUELIU:
+        h[f] += 1  # a discard won, or 血流's winning tile laid face up
+    void = g.void[s] if g.void[s] < 3 else -1
+    if g.w1 >= 0:
+        return g.wild.score(rs, h, melds, void, flags, out, g.w1, g.w2, g.benjin,
+                            g.meld_wilds(s))
+    return fan.score(rs, h, melds, void, flags, out, f)
 
 
 def check_hand(counts, melds, extra=0, size=13):
@@ -32,14 +80,37 @@ def check_hand(counts, melds, extra=0, size=13):
             raise ValueError("more than four of %s counting the melds" % tiles.name(f))
 
 
-def waits_result(rs, counts, melds=(), void=-1):
+def waits_result(rs, counts, melds=(), void=-1, values=False):
     """{"waits": ["1m", ...]} of a ready hand (13 tiles counting melds, or the
-    ruleset's hand size)."""
+    ruleset's hand size); values: also {"values": {"1m": value}}, each wait's
+    value won on a discard ({"fan", "base", "patterns"} as calc gives them)."""
     check_hand(counts, melds, 0, rs[R.P_HAND_SIZE])
     full = fan.held_counts(counts, melds, bytearray(27))
-    if not fan.lacks_a_suit(rs, full, void):  # a tile more cannot drop a suit
-        return {"waits": []}
-    return {"waits": [tiles.name(f) for f in shape.waits(counts, void, _lim)]}
+    ready = fan.lacks_a_suit(rs, full, void)  # a tile more cannot drop a suit
+    faces = shape.waits(counts, void, _lim) if ready else []
+    res = {"waits": [tiles.name(f) for f in faces]}
+    if values:
+        res["values"] = {}
+        c = bytearray(counts)
+        for f in faces:
+            c[f] += 1
+            res["values"][tiles.name(f)] = _value(rs, c, melds, void, 0, f)
+            c[f] -= 1
+    return res
+
+
+def _value(rs, c, melds, void, flags, f):
+    """calc's dict of the win of concealed tiles c (the tile f in them)."""
+    out = bytearray(fan.NOUT)
+    v = fan.score(rs, c, melds, void, flags, out, f)
+    if v < 0:
+        return {"win": False, "reason": _why_not(rs, c, melds, void)}
+    res = {"win": True, "fan": fan.capped(rs, v) + rs[R.P_FAN_SHOWN_OFFSET],
+           "base": fan.base(rs, v)}
+    if flags & fan.ZIMO:
+        res["self_drawn_each"] = fan.zimo_each(rs, v)
+    res["patterns"] = patterns_of(rs, out)
+    return res
 
 
 def best_wait(rs, counts, melds=(), void=-1, largest=True):
@@ -68,20 +139,7 @@ def calc_result(rs, counts, win_face, melds=(), void=-1, flags=0):
         raise ValueError("a fifth %s cannot be won" % tiles.name(win_face))
     c = bytearray(counts)
     c[win_face] += 1
-    out = bytearray(fan.NOUT)
-    f = fan.score(rs, c, melds, void, flags, out, win_face)
-    if f < 0:
-        return {"win": False, "reason": _why_not(rs, c, melds, void)}
-    res = {"win": True, "fan": fan.capped(rs, f) + rs[R.P_FAN_SHOWN_OFFSET],
-           "base": fan.base(rs, f)}
-    if flags & fan.ZIMO:
-        res["self_drawn_each"] = fan.zimo_each(rs, f)
-    res["patterns"] = {pattern_name(p): out[p] - 1 for p in range(fan.NOUT) if out[p]}
-    return res
-
-
-def pattern_name(p):
-    return R.PATTERNS[p] if p < R.NPATTERNS else EXTRA_NAMES[p - R.NPATTERNS]
+    return _value(rs, c, melds, void, flags, win_face)
 
 
 def _why_not(rs, c, melds, void):

@@ -9,7 +9,8 @@ Each stdin line is one JSON request; each stdout line is the JSON result of
 one request, in order. A request (already validated by the host):
     {"rules": hex of the ruleset blob, "cmd": "waits" | "calc",
      "counts": [27 ints, concealed tiles without the winning tile],
-     "melds": [meld ints], "void": -1..2, "win": face, "flags": WIN flags}
+     "melds": [meld ints], "void": -1..2, "win": face, "flags": WIN flags,
+     "values": waits: each wait's value too}
 The host re-prints every result itself, so the bytes on screen do not depend
 on either interpreter's json module or dict order.
 
@@ -44,7 +45,7 @@ def compute(rs, req):
     counts = bytearray(req["counts"])
     melds = list(req["melds"])
     if req["cmd"] == "waits":
-        return calc.waits_result(rs, counts, melds, req["void"])
+        return calc.waits_result(rs, counts, melds, req["void"], req.get("values", False))
     return calc.calc_result(rs, counts, req["win"], melds, req["void"], req["flags"])
 
 

@@ -12,8 +12,21 @@ if that score gives the event's doublings.
 from sichuan import fan
 from sichuan import ruleset as R
 
-from mjtable.referee.calc import pattern_name
+from mjtable.referee import calc
 from mjtable.rules.names import PATTERN_ZH
+
+
+def pattern_zh(pid, rs=None):
+    """The Chinese name of a pattern id: a built-in, a variant value (卡, 硬卡,
+    ...), or one of rs's house patterns (its `name`); else the id itself."""
+    if pid in R.PATTERNS:
+        return PATTERN_ZH[R.PATTERNS.index(pid)]
+    if pid in calc.EXTRA_NAMES:
+        return calc.EXTRA_ZH[calc.EXTRA_NAMES.index(pid)]
+    for hid, name in calc.house_list(rs) if rs is not None else ():
+        if hid == pid:
+            return name
+    return pid
 
 
 def shown(rs, doublings):
@@ -36,32 +49,15 @@ def fan_text(rs, doublings):
 def win_patterns(g, e):
     """{pattern id: doublings} of the win event e = (EV_WIN, seat, doublings,
     flags, from, tile) in game g just after it, or None if it cannot be told."""
-    _k, s, v, flags, giver, f = e[:6]
-    rs = g.rs
-    h = bytearray(g.hand[s])
-    melds = g.meld_list(s)
-    if flags & fan.QINGHU:
-        melds = ()  # 请胡: the five pairs score as they stand
-    elif giver >= 0 or rs[R.P_MODE] == R.MODE_XUELIU:
-        h[f] += 1  # a discard won, or 血流's winning tile laid face up
-    void = g.void[s] if g.void[s] < 3 else -1
     out = bytearray(fan.NOUT)
-    if g.w1 >= 0:
-        got = g.wild.score(rs, h, melds, void, flags, out, g.w1, g.w2, g.benjin,
-                           g.meld_wilds(s))
-    else:
-        got = fan.score(rs, h, melds, void, flags, out, f)
-    if got != v:
+    if calc.win_out(g, e, out) != e[2]:
         return None
-    return {pattern_name(p): out[p] - 1 for p in range(fan.NOUT) if out[p]}
+    return calc.patterns_of(g.rs, out)
 
 
-def patterns_text(pats):
-    """`清一色 qingyise +2, 根 gen +1` (calc's names and doublings)."""
+def patterns_text(pats, rs=None):
+    """`清一色 qingyise +2, 根 gen +1` (calc's names and doublings; rs names
+    its house patterns)."""
     if pats is None:
         return "patterns not known"
-    out = []
-    for name, d in pats.items():
-        zh = PATTERN_ZH[R.PATTERNS.index(name)] if name in R.PATTERNS else name
-        out.append("%s %s %+d" % (zh, name, d))
-    return ", ".join(out)
+    return ", ".join("%s %s %+d" % (pattern_zh(name, rs), name, d) for name, d in pats.items())
