@@ -24,7 +24,7 @@ import time
 from sichuan import ruleset, tiles
 
 from mjtable import BadInput
-from mjtable.referee import mpengine, simcore, winfmt
+from mjtable.referee import calc, mpengine, simcore, winfmt
 from mjtable.rules import names, rulefile
 
 DIRECTION_NAMES = {1: "prev", 2: "next", 4: "across"}
@@ -103,6 +103,9 @@ def hand_json(rs, r):
     """The per-hand JSON object, keys in a fixed order."""
     wins = [{"seat": w[0], "fan": w[1], "flags": names.flags_of(w[2]), "from": w[3],
              "tile": tiles.name(w[4]), "fan_shown": winfmt.shown(rs, w[1])} for w in r["wins"]]
+    for d, w in zip(wins, r["wins"], strict=True):
+        if len(w) > 5:  # house patterns in the ruleset: every win names its patterns
+            d["patterns"] = {p: v for p, v in w[5]}
     out = {"hand": r["hand"], "dealer": r["dealer"],
            "direction": DIRECTION_NAMES.get(r["direction"], r["direction"]),
            "end": r["end"], "wins": wins, "deltas": r["deltas"], "totals": r["totals"],
@@ -125,7 +128,16 @@ def summary_json(m):
 
 def _win_text(rs, w):
     how = "自摸" if w[3] < 0 else "胡 (%s 点炮)" % seat_name(w[3])
-    return "%s %s %s %s" % (seat_name(w[0]), how, tiles.name(w[4]), winfmt.fan_text(rs, w[1]))
+    text = "%s %s %s %s" % (seat_name(w[0]), how, tiles.name(w[4]), winfmt.fan_text(rs, w[1]))
+    house = [(p, v) for p, v in w[5] if p in rs_house_ids(rs)] if len(w) > 5 else ()
+    if house:  # the ruleset's own patterns, named on the win that counted them
+        text += " [%s]" % ", ".join("%s %+d" % (winfmt.pattern_zh(p, rs), v) for p, v in house)
+    return text
+
+
+def rs_house_ids(rs):
+    """The ids of the ruleset's house patterns."""
+    return [h[0] for h in calc.house_list(rs)]
 
 
 def hand_line(rs, r, width):

@@ -14,7 +14,8 @@ Snapshot (faces are 0..26: suit f // 9 = 万 筒 条, rank f % 9 + 1):
                 "discards": [{"face": 3, "claimed": true}], "void": 0..2 | -1,
                 "delta": -4, "total": -12, "won": false, "left": false,
                 "prompt": ["hu", "peng"], "alerts": [{"code": 1, ...}],
-                "wins": [{"fan": 3, "flags": ["自摸"], "from": -1, "face": 5}]}],
+                "wins": [{"fan": 3, "flags": ["自摸"], "from": -1, "face": 5,
+                          "patterns": [{"id": "qingyise", "name": "清一色", "fan": 2}]}]}],
      "claim": {"face": 12, "from": 2, "rob": false, "may": {"1": ["peng"]}} | null,
      "pays": [{"key": "h7.12.0", "payer": 1, "payee": 0, "amount": 2,
                "why": "gang_an", "why_zh": "暗杠 下雨"}],
@@ -39,6 +40,7 @@ from sichuan.settle import EV_ACCEPTED, EV_CHECK, EV_PAY, EV_WIN
 
 from mjtable.logs import hands
 from mjtable.logs.logfmt import T_ACT, T_ALERT, T_END, T_HEAD, T_SEAL
+from mjtable.referee import winfmt
 from mjtable.rules import names
 
 ALERT_NAMES = ("none", "void-suit discard", "out of turn", "unknown tag", "tile in two places",
@@ -146,12 +148,19 @@ class HandModel:
                                       "why": why, "why_zh": zh})
                 elif e[0] == EV_WIN:
                     w = {"fan": e[2], "flags": names.flags_of(e[3], zh=True), "from": e[4],
-                         "face": e[5]}
+                         "face": e[5], "patterns": self._patterns(e)}
                     self.wins.append(dict(w, seat=e[1]))
                     self.seat_wins[e[1]].append(w)
                 elif e[0] == EV_CHECK:
                     self.checks.append({"seat": e[1], "status": names.CHECK_NAMES[e[2]],
                                         "status_zh": names.CHECK_ZH[e[2]], "fan": e[3]})
+
+    def _patterns(self, e) -> list:
+        """[{"id", "name", "fan"}] of the patterns a win counts (the ruleset's own
+        house patterns named as its file names them), [] if they cannot be told."""
+        pats = winfmt.win_patterns(self.game, e) or {}
+        return [{"id": p, "name": winfmt.pattern_zh(p, self.rs), "fan": v}
+                for p, v in pats.items()]
 
     # --- drawing ---
 
@@ -195,7 +204,7 @@ class HandModel:
                 "total": self.before[s] + g.delta[s], "won": bool(g.status[s] & ST_WON),
                 "left": bool(g.status[s] & ST_LEFT),
                 "prompt": [n for bit, n in CLAIMS if mask & bit], "alerts": alerts,
-                "wins": self.seat_wins[s]}
+                "wins": list(self.seat_wins[s])}  # a copy: replay_steps keeps each step
 
     def _claim(self):
         g = self.game

@@ -35,6 +35,21 @@ from sichuan.settle import EV_ACCEPTED, EV_HAND_END, EV_WIN
 END_NAMES = ("wall", "winners")
 
 
+def _patterns(g, e):
+    """[[id, doublings]] of the patterns the win event e counts, in calc's
+    order (the host prints them; a list keeps the order on both engines)."""
+    try:
+        from mjtable.referee import calc
+    except ImportError:  # MicroPython: calc.py sits beside this file
+        import calc
+    from sichuan import fan
+
+    out = bytearray(fan.NOUT)
+    calc.win_out(g, e, out)
+    names = calc.out_names(g.rs)
+    return [[names[p], out[p] - 1] for p in range(len(names)) if out[p]]
+
+
 class Rng:
     """xorshift32: the same sequence on CPython and MicroPython."""
 
@@ -300,8 +315,10 @@ class Sim:
     def play_hand(self, log=False):
         """Play the next hand. Returns a dict: hand (1-based), dealer,
         direction, end ("wall"/"winners"), wins (list of [seat, fan, flags,
-        from seat or -1, face]), deltas, totals, actions (accepted), wall
-        (tiles left), and log (bytes of the handlog) when log is true."""
+        from seat or -1, face], and when the ruleset has house patterns the
+        patterns counted, [[id, doublings], ...] as calc names them),
+        deltas, totals, actions (accepted), wall (tiles left), and log
+        (bytes of the handlog) when log is true."""
         self.hand_no += 1
         hseed = self.mrng.next()
         direction = self._direction()
@@ -323,7 +340,10 @@ class Sim:
                 wr.record(a, ev)
             for e in ev:
                 if e[0] == EV_WIN:
-                    res["wins"].append([e[1], e[2], e[3], e[4], e[5]])
+                    w = [e[1], e[2], e[3], e[4], e[5]]
+                    if self.rs.house_n:
+                        w.append(_patterns(g, e))
+                    res["wins"].append(w)
                 elif e[0] == EV_HAND_END:
                     res["end"] = e[1]
 

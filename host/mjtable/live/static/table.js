@@ -23,6 +23,10 @@ function signed(v) { return (v > 0 ? "+" : "") + v; }
 // A win's 番 as the engine counts them (doublings): none is 平胡, which texts
 // that count 1番 = x1 would call 1番 (docs/glossary.md).
 function fanText(f) { return f === 0 ? "平胡" : `${f}番`; }
+// the patterns a win counts by name (a house rule's own 番 as its file names it)
+function patText(w) {
+  return (w.patterns || []).filter(p => p.id !== "pinghu").map(p => esc(p.name)).join(" ");
+}
 
 function meldHTML(m) {
   const n = m.kind === "peng" ? 3 : 4;
@@ -52,7 +56,7 @@ function seatHTML(s, snap) {
   const won = s.won && !(s.wins || []).length ? `<span class="wonb">胡</span>` : "";
   const wins = (s.wins || []).map(w => `<span class="wonb" title="${esc(w.flags.join(" "))}` +
     `${w.from >= 0 ? " from " + esc(snap.seats[w.from].name) : ""}">胡 ` +
-    `${tileSVG(w.face, {width: 22})} ${fanText(w.fan)}</span>`).join("");
+    `${tileSVG(w.face, {width: 22})} ${fanText(w.fan)} ${patText(w)}</span>`).join("");
   const prompt = s.prompt.length ?
     `<span class="prompt">${s.prompt.map(p => CLAIM_ZH[p] || p).join(" ")}?</span>` : "";
   const alerts = s.alerts.map(a => `<div class="alert${a.by_key ? " bykey" : ""}" data-key="${a.key}">` +
@@ -111,7 +115,7 @@ function centreHTML(snap) {
       `<ul>${who || "<li>no one</li>"}</ul></div>`;
   }
   const wins = (snap.wins || []).map(w => `<div class="win">${esc(names[w.seat])} 胡 ` +
-    `${tileSVG(w.face, {width: 28})} ${fanText(w.fan)} ${w.flags.join(" ")}` +
+    `${tileSVG(w.face, {width: 28})} ${fanText(w.fan)} ${patText(w)} ${w.flags.join(" ")}` +
     `${w.from >= 0 ? " from " + esc(names[w.from]) : ""}</div>`).join("");
   const turn = snap.turn >= 0 && !snap.over ? esc(names[snap.turn] || "") : "—";
   return `<div class="centre"><div class="wall"><b>${snap.wall}</b> tiles in the wall</div>` +
