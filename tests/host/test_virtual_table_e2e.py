@@ -126,3 +126,39 @@ def test_without_bots_the_table_waits_for_the_host_to_start_a_match(env, capsys)
             time.sleep(0.2)
     finally:
         assert vt.close() == 0
+
+
+def test_house_patterns_pushed_to_the_table_are_scored_there_and_rescore_agrees(env, capsys):
+    """Issue 42: a rule file's own pattern (examples/rules/house/yitiaolong.toml)
+    pushed with `rules push` to the full controller, whose bots then play a
+    match of it; the logs pulled carry its CRC and its ruleset, and rescoring
+    them with the host's core agrees with every payment the table made."""
+    ytl = os.path.join(ROOT, "examples", "rules", "house", "yitiaolong.toml")
+    # no match under way: the push is taken at once, and the match started plays it
+    # (with --bots, a second match after a played one never begins on this tree,
+    # with or without a push: the table keeps reading the last hand's tiles)
+    vt = VirtualTable("--rules", "xuezhan", "--hands", "2", "--pace", "0")
+    arch = str(env / "house.sqlite")
+    try:
+        code, out, err = call(capsys, "rules", "push", ytl, "--port", vt.port, "--wait", "0")
+        assert code == 0 and "yitiaolong active" in out, out + err
+        code, out, err = call(capsys, "match", "start", "--port", vt.port)
+        assert code == 0, err
+        d = _wait(capsys, vt, "the match's two hands",
+                  lambda d: d["logs"] >= 2 and not d.get("play"), secs=300)
+        assert d["rules"] == "yitiaolong"
+        code, out, err = call(capsys, "logs", "pull", "--port", vt.port, "--archive", arch)
+        assert code == 0 and "0 damaged" in out, out + err
+        code, out, err = call(capsys, "rescore", "--archive", arch)
+        assert code == 0 and " 0 differ" in out and "2 hand(s) rescored" in out, out + err
+        sheet = env / "house.csv"
+        code, out, err = call(capsys, "export", "--csv", str(sheet), "--archive", arch)
+        assert code == 0, err
+        rows = list(csv.DictReader(sheet.open(encoding="utf-8-sig")))
+        assert len(rows) == 2 and all(r["rules"] == "yitiaolong" and r["checked"] == "yes"
+                                      for r in rows), rows
+        # the ruleset came back with the logs: the archive names it, replay needs no --rules
+        code, out, err = call(capsys, "replay", "1", "--archive", arch, "--brief")
+        assert code == 0 and "ruleset yitiaolong" in out, out + err
+    finally:
+        assert vt.close() == 0
