@@ -136,7 +136,7 @@ _SPEC = (
     "qinghu 0 1 0\n"                  # 断卡根 请胡
     "xiaohu 0 2 1\n"                  # 小胡 (no-fan win): 0 no, 1 allowed, 2 as 0 but a self-
                                       #   draw while a seat is 报胡 (only 报胡 seats pay)
-    "ka_fan -1 15 -1\n"               # 断卡根 卡 (self-draw, each 456)
+    "ka_fan -1 15 -1\n"               # 断卡根 卡: each 456 run held at a self-draw
     "yingka_fan -1 15 -1\n"           # 断卡根 硬卡
     "jiaoma 0 1 0\n"                  # 叫马
     # -- scoring, continued

@@ -186,7 +186,7 @@ class Compiler:
                 near = difflib.get_close_matches(".".join(key), dotted, n=2, cutoff=0.6)
                 self.err(at + key, "unknown part %r%s (parts: %s)" % (
                     ".".join(key), " (did you mean %s?)" % " or ".join(repr(n) for n in near)
-                    if near else "", " ".join(dotted)))
+                    if near else "", " ".join(dotted)), True)
 
     def _value(self, at, p, t):
         if "fan" not in t:
@@ -530,8 +530,6 @@ class Compiler:
         if must & fan.GANGSHANGHUA and self.rs[R.P_DIANGANG_HUA] != 2:
             must |= fan.ZIMO  # 点杠花 as a discard win (diangang_hua 2) is not 自摸
         key = ("win", "by")
-        if must & mustnot:
-            never(key, "it asks for a way of winning and its opposite")
         for group in ((fan.GANGSHANGHUA, fan.GANGSHANGPAO, fan.QIANGGANG),
                       (fan.TIANHU, fan.DIHU, fan.GANGSHANGHUA, fan.GANGSHANGPAO,
                        fan.QIANGGANG, fan.HAIDI)):
@@ -539,6 +537,8 @@ class Compiler:
             if len(hits) > 1 and not (hits == [fan.GANGSHANGPAO, fan.HAIDI]
                                       or hits == [fan.GANGSHANGHUA, fan.HAIDI]):
                 never(key, "those ways of winning exclude each other")
+        if must & mustnot:
+            never(key, "it asks for a way of winning and its opposite")
         if must & fan.GANGSHANGHUA and rng(P.GANGS, 0, 4)[1] == 0:
             never(key, "杠上花 follows a kong of one's own, and melds.gang is 0")
         if must & (fan.TIANHU | fan.DIHU) and self._melds(rng):

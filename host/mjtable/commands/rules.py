@@ -121,8 +121,7 @@ def show_text(rs, base=None):
     blob = rs.to_blob()
     out = [
         "ruleset  %s" % rs.name,
-        "CRC      %08X  (blob %d bytes, format %d)" % (rs.crc(), len(blob),
-                                                       ruleset.FORMAT_VERSION),
+        "CRC      %08X  (blob %d bytes, format %d)" % (rs.crc(), len(blob), blob[2]),
     ]
     if base is not None:
         out.append("base     %s  (* marks a value the file changes)" % base.name)

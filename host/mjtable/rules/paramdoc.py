@@ -53,8 +53,9 @@ PARAM_DOC = {
     "baohu_fan": "断卡根 报胡: doublings (-1: none)",
     "qinghu": "断卡根 请胡 allowed",
     "xiaohu": "小胡: a win with no pattern",
-    "ka_fan": "断卡根 卡 (self-drawn 456 middle wait): doublings (-1: none)",
-    "yingka_fan": "断卡根 硬卡: doublings (-1: none)",
+    "ka_fan": "断卡根 卡: doublings for each 4-5-6 run the hand holds when it wins by"
+              " self-draw, whatever tile won (-1: none)",
+    "yingka_fan": "断卡根 硬卡: doublings for a discarded 5 won in the middle of 4-6 (-1: none)",
     "jiaoma": "叫马: a fifth person bets on a seat",
     "jgd_absorbs_dd": "金钩钓 replaces 对对胡 instead of adding to it",
     "haidi_claim": "the last tile's discard may be claimed by 碰/杠 (断卡根: 海底牌不能碰杠)",
