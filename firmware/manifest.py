@@ -11,8 +11,8 @@ package("boards", files=["__init__.py", "pico.py"])
 package("drivers", files=["__init__.py", "buttons.py", "ht16k33.py", "mcp23017.py",
                           "pn5180.py", "ws2812.py"])
 package("sichuan", files=["__init__.py", "claims.py", "fan.py", "game.py", "handlog.py",
-                          "meld.py", "presets.py", "ruleset.py", "settle.py", "shape.py",
-                          "wild.py"])
+                          "meld.py", "pattern.py", "presets.py", "ruleset.py", "settle.py",
+                          "shape.py", "wild.py"])
 package("table", files=["alerts.py", "controller.py", "crc.py", "display.py", "enroll.py",
                         "frame.py", "hostcmds.py", "hostlink.py", "le.py", "link.py",
                         "logstore.py", "mac.py", "observe.py", "recordlog.py", "scan.py",
