@@ -23,7 +23,7 @@ from sichuan import fan
 from sichuan import pattern as P
 from sichuan import ruleset as R
 
-from mjtable.referee.calc import EXTRA_NAMES
+from mjtable.referee.patnames import EXTRA_NAMES
 
 # key path (inside a pattern) -> (kind, part, lo, hi): the bounds of a count
 COUNTS = {

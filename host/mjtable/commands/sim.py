@@ -24,7 +24,7 @@ import time
 from sichuan import ruleset, tiles
 
 from mjtable import BadInput
-from mjtable.referee import calc, mpengine, simcore, winfmt
+from mjtable.referee import mpengine, patnames, simcore, winfmt
 from mjtable.rules import names, rulefile
 
 DIRECTION_NAMES = {1: "prev", 2: "next", 4: "across"}
@@ -137,7 +137,7 @@ def _win_text(rs, w):
 
 def rs_house_ids(rs):
     """The ids of the ruleset's house patterns."""
-    return [h[0] for h in calc.house_list(rs)]
+    return [h[0] for h in patnames.house_list(rs)]
 
 
 def hand_line(rs, r, width):

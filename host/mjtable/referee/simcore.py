@@ -39,14 +39,14 @@ def _patterns(g, e):
     """[[id, doublings]] of the patterns the win event e counts, in calc's
     order (the host prints them; a list keeps the order on both engines)."""
     try:
-        from mjtable.referee import calc
-    except ImportError:  # MicroPython: calc.py sits beside this file
-        import calc
+        from mjtable.referee import patnames
+    except ImportError:  # MicroPython: patnames.py sits beside this file
+        import patnames
     from sichuan import fan
 
     out = bytearray(fan.NOUT)
-    calc.win_out(g, e, out)
-    names = calc.out_names(g.rs)
+    patnames.win_out(g, e, out)
+    names = patnames.out_names(g.rs)
     return [[names[p], out[p] - 1] for p in range(len(names)) if out[p]]
 
 

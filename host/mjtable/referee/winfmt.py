@@ -12,7 +12,7 @@ if that score gives the event's doublings.
 from sichuan import fan
 from sichuan import ruleset as R
 
-from mjtable.referee import calc
+from mjtable.referee import patnames
 from mjtable.rules.names import PATTERN_ZH
 
 
@@ -21,9 +21,9 @@ def pattern_zh(pid, rs=None):
     ...), or one of rs's house patterns (its `name`); else the id itself."""
     if pid in R.PATTERNS:
         return PATTERN_ZH[R.PATTERNS.index(pid)]
-    if pid in calc.EXTRA_NAMES:
-        return calc.EXTRA_ZH[calc.EXTRA_NAMES.index(pid)]
-    for hid, name in calc.house_list(rs) if rs is not None else ():
+    if pid in patnames.EXTRA_NAMES:
+        return patnames.EXTRA_ZH[patnames.EXTRA_NAMES.index(pid)]
+    for hid, name in patnames.house_list(rs) if rs is not None else ():
         if hid == pid:
             return name
     return pid
@@ -50,9 +50,9 @@ def win_patterns(g, e):
     """{pattern id: doublings} of the win event e = (EV_WIN, seat, doublings,
     flags, from, tile) in game g just after it, or None if it cannot be told."""
     out = bytearray(fan.NOUT)
-    if calc.win_out(g, e, out) != e[2]:
+    if patnames.win_out(g, e, out) != e[2]:
         return None
-    return calc.patterns_of(g.rs, out)
+    return patnames.patterns_of(g.rs, out)
 
 
 def patterns_text(pats, rs=None):
