@@ -13,45 +13,50 @@ of 4 bytes: part, op, a, b. A pattern counts when every condition holds and
 no other pattern that holds absorbs it. A condition reads one part of the
 win (a small int, below) and tests it:
     RANGE  a <= part <= b          ALL   part & m == m
-    NONE   part & m == 0           ANY   part & m != 0      (m = a | b << 8)
+    ANY    part & m != 0           NONE  part & m == 0      (m = a | b << 8)
 COUNTED is no part: its condition holds when built-in pattern a did not
 count (absorbed_by a built-in).
 
-Parts are figured once per score (the whole hand's tiles, the melds, the
-win) or once per reading (how the groups read, the winning tile's role),
-and only those the ruleset's patterns use (its `need` bits). A part about
-the groups holds when some way of grouping the concealed tiles gives it,
-as 带幺九 is read; each part is asked on its own. Nothing allocates.
+A part is figured when a condition first asks for it, once a score (the
+tiles, the melds, the win) or once a reading (how the groups read, the
+winning tile's roles, each role looked for only when asked), and the parts
+are numbered cheapest first, the order the conditions are kept and tested
+in: a pattern that fails on how the win came never looks at the groups. A
+part about the groups holds when some way of grouping the concealed tiles
+gives it, as 带幺九 is read; each part is asked on its own. Nothing
+allocates.
 """
 
 from micropython import const
 
 from . import fan, shape
 
-# Parts of a win. Ranks are bits 0..8 (1..9); suits count 1..3.
-H_SUITS = const(0)    # suits in the whole hand, melds included
-H_RANKS = const(1)    # ranks held in the whole hand (bits)
-C_SUITS = const(2)    # suits among the concealed tiles
-C_RANKS = const(3)    # ranks among the concealed tiles
-FOURS = const(4)      # faces held four times (根), melds included
-PENG = const(5)       # 碰
-MINGGANG = const(6)   # 明杠: 直杠 and 补杠
-ANGANG = const(7)     # 暗杠
-MELDS = const(8)      # every meld
-SHOWN = const(9)      # 碰 and 明杠 (what 门清 forbids)
-GANGS = const(10)     # every kong
-HOW = const(11)       # the fan flags of the win (fan.ZIMO ...)
-WIN_RANK = const(12)  # the winning tile's rank (a bit); 0 if not known
-WAITS = const(13)     # faces the hand waited on before the win; 0 if not known
-READING = const(14)   # bits: R_PUNGS, R_RUNS, R_PAIRS, R_GROUPS
-STRAIGHT = const(15)  # 1: 123 456 789 of one suit as three runs (一条龙)
-TERMINALS = const(16)  # 1: every group and the pair hold a 1 or a 9 (带幺)
-ROLE = const(17)      # bits: the winning tile's roles (W_*)
-PAIR = const(18)      # the pair's rank (bits; any grouping's, every pair of 七对)
-COUNTED = const(19)   # a condition on a built-in pattern, not a part
+# Parts of a win, numbered cheapest first: a pattern's conditions are
+# tested in this order and a part is figured only when a test reaches it.
+# Ranks are bits 0..8 (1..9); suits count 1..3.
+HOW = const(0)        # the fan flags of the win (fan.ZIMO ...)
+WIN_RANK = const(1)   # the winning tile's rank (a bit); 0 if not known
+PENG = const(2)       # 碰
+MINGGANG = const(3)   # 明杠: 直杠 and 补杠
+ANGANG = const(4)     # 暗杠
+MELDS = const(5)      # every meld
+SHOWN = const(6)      # 碰 and 明杠 (what 门清 forbids)
+GANGS = const(7)      # every kong
+H_SUITS = const(8)    # suits in the whole hand, melds included
+H_RANKS = const(9)    # ranks held in the whole hand (bits)
+C_SUITS = const(10)   # suits among the concealed tiles
+C_RANKS = const(11)   # ranks among the concealed tiles
+FOURS = const(12)     # faces held four times (根), melds included
+READING = const(13)   # bits: R_PUNGS, R_RUNS, R_PAIRS, R_GROUPS
+COUNTED = const(14)   # a condition on a built-in pattern, not a part
+TERMINALS = const(15)  # 1: every group and the pair hold a 1 or a 9 (带幺)
+PAIR = const(16)      # the pair's rank (bits; any grouping's, every pair of 七对)
+STRAIGHT = const(17)  # 1: 123 456 789 of one suit as three runs (一条龙)
+ROLE = const(18)      # bits: the winning tile's roles (W_*)
+WAITS = const(19)     # faces the hand waited on before the win; 0 if not known
 NPARTS = const(20)
-_HAND_PARTS = const(0x3FFF)  # parts 0..13: one figure per score
-_READ_PARTS = const(0x7C000)  # parts 14..18: per reading
+_RUNS_KNOWN = const(0x100000)  # _win[7]: READING's R_RUNS bit figured
+_PER_READING = const(0x17A000)  # READING (and its R_RUNS), TERMINALS, PAIR, STRAIGHT, ROLE
 
 R_PUNGS = const(1)   # four pungs (or kongs) and a pair
 R_RUNS = const(2)    # four runs and a pair
@@ -66,8 +71,8 @@ W_PUNG = const(16)   # 对出: it makes a pung of a pair
 
 RANGE = const(0)
 ALL = const(1)
-NONE = const(2)
-ANY = const(3)
+ANY = const(2)   # before NONE: a pattern's conditions are tested in order, and
+NONE = const(3)  # win.as's ANY asks fewer roles than win.only's NONE
 
 MAXHOUSE = const(8)  # patterns a ruleset may define
 MAXCOND = const(8)   # conditions a pattern may have
@@ -78,17 +83,20 @@ _F_RD_PUNGS = const(0)
 _F_RD_QIDUI = const(2)
 
 _feat = [0] * NPARTS
+# the win being scored: concealed counts (with the winning tile), every copy
+# held, melds, void, flags, winning face, reading; the parts figured (bits);
+# the roles asked and those found (W_* bits, this reading)
+_win = [None, None, None, -1, 0, -1, 0, 0, 0]  # type: list
 _mc = bytearray(27)  # copies in melds (WAITS: a fifth copy is no wait)
 _suit = bytearray(9)
 
 
 def check(prog, n):
-    """The need bits (1 << part) of a program of n patterns; ValueError
-    naming the first pattern (1-based) that is not one the core can score."""
+    """ValueError naming the first pattern (1-based) of a program of n that
+    is not one this core can score."""
     if n > MAXHOUSE:
         raise ValueError("%d house patterns; at most %d" % (n, MAXHOUSE))
     i = 0
-    need = 0
     for d in range(n):
         if i + 6 > len(prog):
             raise ValueError("house pattern %d: the program ends early" % (d + 1))
@@ -103,76 +111,36 @@ def check(prog, n):
         for j in range(i + 6, i + 6 + 4 * k, 4):
             part = prog[j]
             op = prog[j + 1]
-            if part > COUNTED or op > ANY or (part == COUNTED and (
+            if part >= NPARTS or op > NONE or (part == COUNTED and (
                     op or prog[j + 2] >= _R_NPATTERNS)):
                 raise ValueError("house pattern %d: condition %d is not one this core knows"
                                  % (d + 1, (j - i - 2) // 4))
-            need |= 1 << part
         i += 6 + 4 * k
     if i != len(prog):
         raise ValueError("house patterns: %d bytes after the last" % (len(prog) - i))
-    return need
 
 
 def hand(rs, counts, full, melds, void, flags, win):
-    """Figure the parts of the win that no reading changes. counts: the
-    concealed tiles with the winning tile; full: every copy held."""
-    need = rs.house_need
-    f = _feat
-    if need & 3:
-        _tiles(full, H_SUITS)
-    if need & 12:
-        _tiles(counts, C_SUITS)
-    if need & 1 << FOURS:
-        n = 0
-        for x in full:
-            if x == 4:
-                n += 1
-        f[FOURS] = n
-    if need & 0x7E0:
-        for i in range(PENG, GANGS + 1):
-            f[i] = 0
-        for m in melds:
-            k = m >> 5  # sichuan.meld kind: 0 碰, 1 直杠, 2 补杠, 3 暗杠
-            f[PENG + (k + 1) // 2] += 1
-        f[MELDS] = f[PENG] + f[MINGGANG] + f[ANGANG]
-        f[SHOWN] = f[PENG] + f[MINGGANG]
-        f[GANGS] = f[MINGGANG] + f[ANGANG]
-    f[HOW] = flags & 0xFFFF
-    f[WIN_RANK] = 1 << win % 9 if win >= 0 else 0
-    if need & 1 << WAITS:
-        f[WAITS] = _waits(counts, melds, void, win)
-
-
-def _tiles(c, i):
-    s = 0
-    r = 0
-    for x in range(27):
-        if c[x]:
-            s |= 1 << x // 9
-            r |= 1 << x % 9
-    _feat[i] = (s & 1) + (s >> 1 & 1) + (s >> 2)
-    _feat[i + 1] = r
-
-
-def _waits(counts, melds, void, win):
-    if win < 0:
-        return 0
-    counts[win] -= 1
-    m = shape.waits_mask(counts, void, fan.meld_counts(melds, _mc))
-    counts[win] += 1
-    n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
+    """A win is being scored (fan.score): counts, the concealed tiles with the
+    winning tile; full, every copy held. Its parts are figured as asked."""
+    w = _win
+    w[0] = counts
+    w[1] = full
+    w[2] = melds
+    w[3] = void
+    w[4] = flags
+    w[5] = win
+    w[7] = 0
 
 
 def score(rs, reading, counts, melds, out, win):
-    """Fan the house patterns add to one reading (built-ins they absorb taken
-    off: the result may be negative); fills out[HOUSE0 + d]."""
-    if rs.house_need & _READ_PARTS:
-        _reading(reading, counts, melds, win, rs.house_need)
+    """Fan the house patterns add to one reading (fan.RD_*; built-ins they
+    absorb taken off: the result may be negative); fills out[HOUSE0 + d]."""
+    w = _win
+    w[6] = reading
+    w[7] &= ~_PER_READING
+    w[8] = 0
+    _feat[ROLE] = 0
     p = rs.house_prog
     n = len(p)
     hit = 0
@@ -210,75 +178,172 @@ def score(rs, reading, counts, melds, out, win):
 
 
 def _holds(p, j, k, out):
-    f = _feat
     for _ in range(k):
         part = p[j]
         op = p[j + 1]
-        a = p[j + 2]
-        b = p[j + 3]
+        m = p[j + 2] | p[j + 3] << 8
         j += 4
         if part == COUNTED:
-            if out[a]:
+            if out[m]:
                 return False
             continue
-        x = f[part]
-        if op == RANGE:
-            if x < a or x > b:
-                return False
+        if part == ROLE:  # only the roles asked are looked for
+            x = _roles(m if op == ANY else 31)
         else:
-            m = a | b << 8
-            if op == ALL:
-                if x & m != m:
-                    return False
-            elif op == NONE:
-                if x & m:
-                    return False
-            elif not x & m:
+            x = _part(part)
+            if part == READING and m & R_RUNS:
+                x = _runs_bit(x)
+        if op == RANGE:
+            if x < p[j - 2] or x > p[j - 1]:
                 return False
+        elif op == ALL:
+            if x & m != m:
+                return False
+        elif op == NONE:
+            if x & m:
+                return False
+        elif not x & m:
+            return False
     return True
 
 
-def _reading(reading, counts, melds, win, need):
-    """Figure the parts of one reading (fan.RD_*) its patterns use."""
+def _part(part):
+    """The value of a part of the win being scored, figured once."""
+    w = _win
     f = _feat
-    role = 0
-    pair = 0
-    if reading == _F_RD_QIDUI:
-        f[READING] = R_PAIRS
-        f[STRAIGHT] = 0
-        f[TERMINALS] = _only_19(counts)
-        for x in range(27):
-            if counts[x] >= 2:
-                pair |= 1 << x % 9
-        if win >= 0:
-            role = W_SINGLE
-    elif reading == _F_RD_PUNGS:
-        f[READING] = R_PUNGS | R_GROUPS
-        f[STRAIGHT] = 0
-        f[TERMINALS] = _only_19(counts) and fan.melds_terminal(melds)
-        for x in range(27):
-            if counts[x] == 2:
-                pair = 1 << x % 9
-        if win >= 0:
-            role = W_PUNG if counts[win] == 3 else W_SINGLE
+    if w[7] >> part & 1:
+        return f[part]
+    w[7] |= 1 << part
+    c = w[0]
+    if part == HOW:
+        x = w[4] & 0xFFFF
+    elif part == WIN_RANK:
+        x = 1 << w[5] % 9 if w[5] >= 0 else 0
+    elif part < H_SUITS:
+        for i in range(PENG, H_SUITS):
+            f[i] = 0
+        for m in w[2]:
+            f[PENG + ((m >> 5) + 1) // 2] += 1  # sichuan.meld kind: 0 碰, 1 直杠, 2 补杠, 3 暗杠
+        f[MELDS] = f[PENG] + f[MINGGANG] + f[ANGANG]
+        f[SHOWN] = f[PENG] + f[MINGGANG]
+        f[GANGS] = f[MINGGANG] + f[ANGANG]
+        w[7] |= 0xFC  # every meld part at once
+        return f[part]
+    elif part < FOURS:
+        _tiles(w[1] if part < C_SUITS else c, part & ~1)
+        w[7] |= 3 << (part & ~1)
+        return f[part]
+    elif part == FOURS:
+        x = 0
+        for y in w[1]:
+            if y == 4:
+                x += 1
+    elif part == WAITS:
+        x = _waits(c, w[2], w[3], w[5])
     else:
-        f[READING] = R_GROUPS | (R_RUNS if need & 1 << READING and not melds
-                                 and _runs_only(counts) else 0)
-        if need & 1 << STRAIGHT:
-            f[STRAIGHT] = _straight(counts)
-        if need & 1 << TERMINALS:
-            f[TERMINALS] = fan.terminal_groups(counts) and fan.melds_terminal(melds)
-        if need & 1 << ROLE and win >= 0:
-            role = _roles(counts, win)
-        if need & 1 << PAIR:
-            for x in range(27):
-                if counts[x] >= 2:
-                    counts[x] -= 2
-                    if shape.is_all_groups(counts):
-                        pair |= 1 << x % 9
-                    counts[x] += 2
-    f[ROLE] = role
-    f[PAIR] = pair
+        x = _reading_part(part, w[6], c, w[2], w[5])
+    f[part] = x
+    return x
+
+
+def _tiles(c, i):
+    s = 0
+    r = 0
+    for x in range(27):
+        if c[x]:
+            s |= 1 << x // 9
+            r |= 1 << x % 9
+    _feat[i] = (s & 1) + (s >> 1 & 1) + (s >> 2)
+    _feat[i + 1] = r
+
+
+def _waits(counts, melds, void, win):
+    if win < 0:
+        return 0
+    counts[win] -= 1
+    m = shape.waits_mask(counts, void, fan.meld_counts(melds, _mc))
+    counts[win] += 1
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+def _reading_part(part, reading, c, melds, win):
+    """READING, TERMINALS, PAIR or STRAIGHT of one reading (fan.RD_*)."""
+    qidui = reading == _F_RD_QIDUI
+    pungs = reading == _F_RD_PUNGS
+    if part == READING:
+        if qidui:
+            return R_PAIRS
+        if pungs:
+            return R_PUNGS | R_GROUPS
+        return R_GROUPS  # R_RUNS only when asked: _runs_bit
+    if part == TERMINALS:
+        if qidui or pungs:
+            return _only_19(c) and fan.melds_terminal(melds)
+        return fan.terminal_groups(c) and fan.melds_terminal(melds)
+    if part == STRAIGHT:
+        return 0 if qidui or pungs else _straight(c)
+    pair = 0  # PAIR
+    for x in range(27):
+        if c[x] >= 2 and (qidui or (pungs and c[x] == 2)):
+            pair |= 1 << x % 9
+        elif c[x] >= 2 and not pungs:
+            c[x] -= 2
+            if shape.is_all_groups(c):
+                pair |= 1 << x % 9
+            c[x] += 2
+    return pair
+
+
+def _runs_bit(x):
+    """READING's value x with R_RUNS, figured once a reading."""
+    w = _win
+    if not w[7] & _RUNS_KNOWN:
+        w[7] |= _RUNS_KNOWN
+        if w[6] != _F_RD_QIDUI and w[6] != _F_RD_PUNGS and not w[2] and _runs_only(w[0]):
+            x |= R_RUNS
+            _feat[READING] = x
+    return _feat[READING]
+
+
+def _roles(asked):
+    """The winning tile's roles among `asked` (W_* bits) in this reading,
+    each looked for once."""
+    w = _win
+    new = asked & ~w[8]
+    if new and w[5] >= 0:
+        w[8] |= new
+        c = w[0]
+        t = w[5]
+        r = t % 9
+        got = 0
+        if w[6] == _F_RD_QIDUI:
+            got = W_SINGLE
+        elif w[6] == _F_RD_PUNGS:
+            got = W_PUNG if c[t] == 3 else W_SINGLE
+        else:
+            if new & W_MIDDLE and 0 < r < 8 and _run_reads(c, t - 1):
+                got = W_MIDDLE
+            if new & (W_EDGE | W_OPEN):
+                if r < 7 and new & (W_EDGE if r == 6 else W_OPEN) and _run_reads(c, t):
+                    got |= W_EDGE if r == 6 else W_OPEN
+                if r > 1 and new & (W_EDGE if r == 2 else W_OPEN) and _run_reads(c, t - 2):
+                    got |= W_EDGE if r == 2 else W_OPEN
+            if new & W_PUNG and c[t] >= 3:
+                c[t] -= 3
+                if shape.is_standard(c, -1):
+                    got |= W_PUNG
+                c[t] += 3
+            if new & W_SINGLE and c[t] >= 2:
+                c[t] -= 2
+                if shape.is_all_groups(c):
+                    got |= W_SINGLE
+                c[t] += 2
+        _feat[ROLE] |= got & new
+    return _feat[ROLE] & asked
 
 
 def _only_19(c):
@@ -305,28 +370,6 @@ def _run_reads(c, x):
     ok = shape.is_standard(c, -1)
     _run_out(c, x, -1)
     return ok
-
-
-def _roles(c, w):
-    r = w % 9
-    role = 0
-    if 0 < r < 8 and _run_reads(c, w - 1):
-        role = W_MIDDLE
-    if r < 7 and _run_reads(c, w):
-        role |= W_EDGE if r == 6 else W_OPEN
-    if r > 1 and _run_reads(c, w - 2):
-        role |= W_EDGE if r == 2 else W_OPEN
-    if c[w] >= 3:
-        c[w] -= 3
-        if shape.is_standard(c, -1):
-            role |= W_PUNG
-        c[w] += 3
-    if c[w] >= 2:
-        c[w] -= 2
-        if shape.is_all_groups(c):
-            role |= W_SINGLE
-        c[w] += 2
-    return role
 
 
 def _straight(c):

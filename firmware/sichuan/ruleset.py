@@ -303,13 +303,12 @@ class Ruleset:
         self.house_prog = bytes(prog)
         self.house_names = bytes(names)
         self.house = None  # the scoring module, while there are patterns
-        self.house_need = 0
         if n:
             # imported by the first ruleset that has house patterns (a table
             # that has none holds none of it), as game imports wild
             from . import pattern
 
-            self.house_need = pattern.check(self.house_prog, n)
+            pattern.check(self.house_prog, n)
             i = 0
             for _ in range(2 * n):
                 i += 1 + self.house_names[i] if i < len(self.house_names) else 1
