@@ -76,7 +76,7 @@ T_SEAL = const(0xFE)  # HMAC seal, 32 bytes
 SEAL_TAG = b"MJSEAL1"
 
 SEATS = const(4)  # seats the physical table has
-RULES_MAX = const(1024)  # a ruleset blob is ~170 bytes
+RULES_MAX = const(1024)  # a ruleset blob is ~180 bytes; with eight house patterns at most ~860
 ENROLL_LEN = const(864)  # 108 tiles * 8-byte UIDs
 EVENT_QUEUE = const(32)
 _LIST_MAX = const(127)

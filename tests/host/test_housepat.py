@@ -299,3 +299,20 @@ def test_ka_and_yingka_have_their_chinese_names(capsys):
     assert code == 0 and "硬卡　　 yingka" in out, out
     code, out, err = call(capsys, "rules", "show", "duankagen")
     assert "for each 4-5-6 run the hand holds when it wins by self-draw" in out
+
+
+def test_the_largest_ruleset_a_file_can_make_fits_the_table(tmp_path):
+    """Eight patterns of eight conditions, ids and names at their longest: the
+    blob stays within what the table stores (table.hostcmds RULES_MAX)."""
+    from table import hostcmds
+
+    body = 'base = "xuezhan"\nname = "%s"\n' % ("名" * 10 + "xx")  # 32 bytes
+    for i in range(8):
+        body += ('[pattern.p%s]\nname = "%s"\nfan = 1\nhand.suits = "1..2"\nconcealed.suits = '
+                 '"1..2"\nhand.has = "5"\nconcealed.has = "5"\nmelds.peng = "0..1"\n'
+                 'melds.angang = "0..1"\nwin.by = ["not 海底"]\nhand.fours = "0..2"\n'
+                 % ("x" * 14 + str(i), "龙" * 8))
+    rs = load(tmp_path, body)
+    assert rs.house_n == 8 and len(rs.house_prog) == 8 * (6 + 4 * 8)
+    assert len(rs.name.encode()) == 32
+    assert len(rs.to_blob()) <= hostcmds.RULES_MAX, len(rs.to_blob())
