@@ -237,7 +237,7 @@ def main(argv=None):
               % (bd["pattern_module"], bd["house_ruleset"] - bd["plain_ruleset"],
                  bd["plain_ruleset"], bd["pattern_module"] + bd["house_ruleset"]
                  - bd["plain_ruleset"]))
-        print("fan.score of %d wins, twice, on the board: plain %d us, five patterns %d us:"
+        print("fan.score of %d wins (the least of three), on the board: plain %d us, five %d us:"
               " %.3fx (target <= 1.5); median %d / %d us, worst %d / %d us; %d B allocated a"
               " score" % (bd["wins"], bd["plain_us"], bd["house_us"], bd["ratio"],
                           bd["plain_us_median"], bd["house_us_median"], bd["plain_us_max"],

@@ -319,7 +319,7 @@ def _variant_patterns(rs, reading, counts, flags, out, win):
         if rs[_P_KA_FAN] != _NONE:
             fan += _addx(rs, out, X_KA, _runs456(counts))
     elif reading == RD_STD and win >= 0 and win % 9 == 4 and rs[_P_YINGKA_FAN] != _NONE:
-        if _middle_of_run(counts, win):
+        if run_reads(counts, win - 1):
             fan += _addx(rs, out, X_YINGKA)
     if flags & BAOHU and not flags & DIHU:
         fan += _addx(rs, out, X_BAOHU)
@@ -332,17 +332,18 @@ def _variant_patterns(rs, reading, counts, flags, out, win):
     return fan
 
 
-def _middle_of_run(counts, f):
-    """True if the hand reads as groups and a pair with f inside a run f-1 f f+1."""
-    if not counts[f - 1] or not counts[f + 1]:
+def run_reads(counts, x):
+    """True if the hand reads as groups and a pair with the run x x+1 x+2 in it
+    (硬卡: f in the middle is run_reads(counts, f - 1))."""
+    if not counts[x] or not counts[x + 1] or not counts[x + 2]:
         return False
-    counts[f - 1] -= 1
-    counts[f] -= 1
-    counts[f + 1] -= 1
+    counts[x] -= 1
+    counts[x + 1] -= 1
+    counts[x + 2] -= 1
     ok = shape.is_standard(counts, -1)
-    counts[f - 1] += 1
-    counts[f] += 1
-    counts[f + 1] += 1
+    counts[x] += 1
+    counts[x + 1] += 1
+    counts[x + 2] += 1
     return ok
 
 

@@ -325,12 +325,12 @@ def _roles(asked):
         elif w[6] == _F_RD_PUNGS:
             got = W_PUNG if c[t] == 3 else W_SINGLE
         else:
-            if new & W_MIDDLE and 0 < r < 8 and _run_reads(c, t - 1):
+            if new & W_MIDDLE and 0 < r < 8 and fan.run_reads(c, t - 1):
                 got = W_MIDDLE
             if new & (W_EDGE | W_OPEN):
-                if r < 7 and new & (W_EDGE if r == 6 else W_OPEN) and _run_reads(c, t):
+                if r < 7 and new & (W_EDGE if r == 6 else W_OPEN) and fan.run_reads(c, t):
                     got |= W_EDGE if r == 6 else W_OPEN
-                if r > 1 and new & (W_EDGE if r == 2 else W_OPEN) and _run_reads(c, t - 2):
+                if r > 1 and new & (W_EDGE if r == 2 else W_OPEN) and fan.run_reads(c, t - 2):
                     got |= W_EDGE if r == 2 else W_OPEN
             if new & W_PUNG and c[t] >= 3:
                 c[t] -= 3
@@ -351,25 +351,6 @@ def _only_19(c):
         if c[x] and 0 < x % 9 < 8:
             return 0
     return 1
-
-
-def _run_out(c, x, take):
-    """Take (take 1) or put back (-1) the run x, x+1, x+2; True if taken."""
-    if take > 0 and not (c[x] and c[x + 1] and c[x + 2]):
-        return False
-    c[x] -= take
-    c[x + 1] -= take
-    c[x + 2] -= take
-    return True
-
-
-def _run_reads(c, x):
-    """True if the run x x+1 x+2 out of c leaves groups and a pair."""
-    if not _run_out(c, x, 1):
-        return False
-    ok = shape.is_standard(c, -1)
-    _run_out(c, x, -1)
-    return ok
 
 
 def _straight(c):

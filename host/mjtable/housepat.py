@@ -23,7 +23,7 @@ from sichuan import fan
 from sichuan import pattern as P
 from sichuan import ruleset as R
 
-from mjtable.referee.patnames import EXTRA_NAMES
+from mjtable.referee.patnames import EXTRA_NAMES, house_list
 
 # key path (inside a pattern) -> (kind, part, lo, hi): the bounds of a count
 COUNTS = {
@@ -587,22 +587,6 @@ class Compiler:
 
 
 # -- reading a compiled ruleset back
-
-
-def house_list(rs):
-    """[(id, name)] of rs's house patterns, in order."""
-    out = []
-    b = rs.house_names
-    i = 0
-    for _ in range(rs.house_n):
-        n = b[i]
-        pid = b[i + 1:i + 1 + n].decode("utf-8", "replace")
-        i += 1 + n
-        n = b[i]
-        name = b[i + 1:i + 1 + n].decode("utf-8", "replace")
-        i += 1 + n
-        out.append((pid, name))
-    return out
 
 
 def _toml(v):
