@@ -27,6 +27,8 @@ gives it, as 带幺九 is read; each part is asked on its own. Nothing
 allocates.
 """
 
+import struct
+
 from micropython import const
 
 from . import fan, shape
@@ -91,9 +93,10 @@ _mc = bytearray(27)  # copies in melds (WAITS: a fifth copy is no wait)
 _suit = bytearray(9)
 
 
-def check(prog, n):
+def check(prog, n, names):
     """ValueError naming the first pattern (1-based) of a program of n that
-    is not one this core can score."""
+    is not one this core can score, or if `names` (per pattern its id and
+    name, each a length byte and UTF-8) does not name n patterns."""
     if n > MAXHOUSE:
         raise ValueError("%d house patterns; at most %d" % (n, MAXHOUSE))
     i = 0
@@ -118,6 +121,30 @@ def check(prog, n):
         i += 6 + 4 * k
     if i != len(prog):
         raise ValueError("house patterns: %d bytes after the last" % (len(prog) - i))
+    i = 0
+    for _ in range(2 * n):
+        i += 1 + names[i] if i < len(names) else 1
+    if i != len(names):
+        raise ValueError("house pattern names do not match the patterns")
+
+
+def section(rs):
+    """The house patterns' part of rs's blob (sichuan.ruleset, format 3)."""
+    return (bytes((rs.house_n,)) + struct.pack("<H", len(rs.house_prog)) + rs.house_prog
+            + struct.pack("<H", len(rs.house_names)) + rs.house_names)
+
+
+def unpack(body, i):
+    """(count, program, names) of a format 3 blob's house patterns at body[i:]."""
+    if i + 3 > len(body):
+        raise ValueError("ruleset blob: format 3 without house patterns")
+    count = body[i]
+    j = i + 3 + (body[i + 1] | body[i + 2] << 8)
+    if count == 0 or j + 2 > len(body):
+        raise ValueError("ruleset blob: house patterns overrun the blob")
+    if j + 2 + (body[j] | body[j + 1] << 8) != len(body):
+        raise ValueError("ruleset blob length %d is wrong" % (len(body) + 4))
+    return count, body[i + 3 : j], body[j + 2 :]
 
 
 def hand(rs, counts, full, melds, void, flags, win):

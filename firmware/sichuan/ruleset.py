@@ -296,24 +296,18 @@ class Ruleset:
         self.set_house(*house)
 
     def set_house(self, n, prog, names):
-        """Give the ruleset n house patterns: their program (sichuan.pattern)
-        and names (per pattern: id and name, each a length byte and UTF-8);
-        ValueError if the program is not one the core can score."""
+        """Give the ruleset n house patterns: their program and names
+        (sichuan.pattern); ValueError if they are not ones the core can score."""
         self.house_n = n
-        self.house_prog = bytes(prog)
-        self.house_names = bytes(names)
+        self.house_prog = prog
+        self.house_names = names
         self.house = None  # the scoring module, while there are patterns
         if n:
             # imported by the first ruleset that has house patterns (a table
             # that has none holds none of it), as game imports wild
             from . import pattern
 
-            pattern.check(self.house_prog, n)
-            i = 0
-            for _ in range(2 * n):
-                i += 1 + self.house_names[i] if i < len(self.house_names) else 1
-            if i != len(self.house_names):
-                raise ValueError("house pattern names do not match the patterns")
+            pattern.check(prog, n, names)
             self.house = pattern
 
     def __getitem__(self, pid):
@@ -347,13 +341,11 @@ class Ruleset:
 
     def to_blob(self):
         name = self.name.encode()
-        version = HOUSE_VERSION if self.house_n else FORMAT_VERSION
+        version = HOUSE_VERSION if self.house else FORMAT_VERSION
         head = b"SR" + bytes((version, len(name))) + name + bytes((NPARAMS,))
         body = head + struct.pack("<%dh" % NPARAMS, *self.values)
-        if self.house_n:
-            body += (bytes((self.house_n,)) + struct.pack("<H", len(self.house_prog))
-                     + self.house_prog + struct.pack("<H", len(self.house_names))
-                     + self.house_names)
+        if self.house:
+            body += self.house.section(self)
         return body + struct.pack("<I", crc32(body) & 0xFFFFFFFF)
 
     def crc(self):
@@ -364,8 +356,7 @@ class Ruleset:
         if not isinstance(other, Ruleset):
             return False
         return (self.name == other.name and self.values == other.values
-                and self.house_n == other.house_n and self.house_prog == other.house_prog
-                and self.house_names == other.house_names)
+                and self.house_prog == other.house_prog and self.house_names == other.house_names)
 
 
 def from_blob(blob):
@@ -394,25 +385,13 @@ def from_blob(blob):
     end = 5 + n + 2 * NPARAMS
     house = (0, b"", b"")
     if version == HOUSE_VERSION:
-        house = _house_section(body, end)
+        from . import pattern
+
+        house = pattern.unpack(body, end)
     elif len(body) != end:
         raise ValueError("ruleset blob length %d is wrong" % len(blob))
     values = struct.unpack("<%dh" % NPARAMS, body[5 + n : end])
     return Ruleset(name, values, house)
-
-
-def _house_section(body, i):
-    """(count, program, names) of a format 3 blob's house patterns at body[i:]."""
-    if i + 3 > len(body):
-        raise ValueError("ruleset blob: format 3 without house patterns")
-    count = body[i]
-    j = i + 3 + (body[i + 1] | body[i + 2] << 8)
-    if count == 0 or j + 2 > len(body):
-        raise ValueError("ruleset blob: house patterns overrun the blob")
-    ln = body[j] | body[j + 1] << 8
-    if j + 2 + ln != len(body):
-        raise ValueError("ruleset blob length %d is wrong" % (len(body) + 4))
-    return count, body[i + 3 : j], body[j + 2 :]
 
 
 def tiles_in_play(rs):
