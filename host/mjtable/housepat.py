@@ -88,8 +88,11 @@ def short(v, n=40):
     s = repr(v)
     if len(s) <= n:
         return s
-    size = len(v) if isinstance(v, (str, bytes, list, dict)) else len(s)
-    return "%s... (%d %s)" % (s[:n], size, "characters" if isinstance(v, str) else "long")
+    if isinstance(v, str):
+        return "%s... (%d characters)" % (s[:n], len(v))
+    if isinstance(v, (list, dict)):
+        return "%s... (%d items)" % (s[:n], len(v))
+    return "%s... (%d characters written)" % (s[:n], len(s))
 
 
 class _Pattern:
@@ -184,8 +187,8 @@ class Compiler:
             elif key not in KEYS:
                 dotted = [".".join(x) for x in sorted(KEYS)]
                 near = difflib.get_close_matches(".".join(key), dotted, n=2, cutoff=0.6)
-                self.err(at + key, "unknown part %r%s (parts: %s)" % (
-                    ".".join(key), " (did you mean %s?)" % " or ".join(repr(n) for n in near)
+                self.err(at + key, "unknown part %s%s (parts: %s)" % (
+                    short(".".join(key)), " (did you mean %s?)" % " or ".join(repr(n) for n in near)
                     if near else "", " ".join(dotted)), True)
 
     def _value(self, at, p, t):
