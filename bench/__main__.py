@@ -1,7 +1,9 @@
 """`make bench`: speed, heap and size of the rules core, in one run, same hands.
 
     .venv/bin/python bench [--quick] [--out build/bench.json] [--only SECTION ...]
-    .venv/bin/python bench board|image [ARGS]      the emulated Pico's (make bench-board)
+    .venv/bin/python bench board|image|house [ARGS]   the emulated Pico's
+
+(make bench-board runs board and image; house: the house patterns, issue 42).
 
 Every bench is bench/bench_NAME.py, a section of build/bench.json; this entry
 runs them (a section that does not import fails the run: none is left out
@@ -398,7 +400,7 @@ _add_sections()
 
 # the emulated board's benches: long, each with its own arguments, merged into
 # build/bench.json by itself (`python bench board --help`)
-BOARD = ("board", "image")
+BOARD = ("board", "image", "house")
 
 
 def main(argv=None):
@@ -409,7 +411,8 @@ def main(argv=None):
         return importlib.import_module("bench_" + argv[0]).main(argv[1:])
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  epilog="The emulated board's: `bench board ...`, "
-                                        "`bench image ...` (make bench-board).")
+                                        "`bench image ...` (make bench-board), "
+                                        "`bench house ...` (house patterns).")
     ap.add_argument("--quick", action="store_true", help="tiny time budget (for tests)")
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench.json"))
     ap.add_argument("--only", action="append", choices=sorted(SECTIONS),

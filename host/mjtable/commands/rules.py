@@ -11,9 +11,9 @@ import argparse
 
 from sichuan import ruleset
 
-from mjtable import BadInput, housepat, write_file
+from mjtable import BadInput, write_file
 from mjtable.link import port as findport
-from mjtable.rules import paramdoc, rulefile
+from mjtable.rules import housepat, paramdoc, rulefile
 from mjtable.rules.names import PATTERN_ZH
 from mjtable.tableops import rules as tablerules
 

@@ -36,8 +36,9 @@ import tomllib
 
 from sichuan import ruleset
 
-from mjtable import BadInput, housepat, tomlpos
-from mjtable.housepat import short
+from mjtable import BadInput
+from mjtable.rules import housepat, tomlpos
+from mjtable.rules.housepat import short
 
 # Reserved top-level keys; everything else must be a parameter name.
 _META = ("base", "name", "pattern")

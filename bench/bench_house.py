@@ -1,7 +1,7 @@
 """House patterns on the emulated Pico (issue 42), into build/bench.json as
 its "house" section:
 
-    .venv/bin/python tools/bench_house.py [--only probe,sim] [--wins 60] [--seed 42]
+    .venv/bin/python bench house [--only probe,sim] [--wins 60] [--seed 42]
 
 - probe: sim/mjsim/boardemu/probe_house.py on the table's own image (build/mjtable-pico.uf2,
   `make uf2`: the core frozen in flash) and, for comparison, on the unix
@@ -30,15 +30,12 @@ import sys
 import tempfile
 import time
 
+import bench_board
+from mjsim.boardemu import EmuBoard, skip_reason
+from mjsim.boardemu import board as B
+from mjtable.firmware import build as build_firmware
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if os.path.join(ROOT, "bench") not in sys.path:  # bench_board, until this joins it there
-    sys.path.insert(0, os.path.join(ROOT, "bench"))
-
-import bench_board  # noqa: E402
-from mjsim.boardemu import EmuBoard, skip_reason  # noqa: E402
-from mjsim.boardemu import board as B  # noqa: E402
-from mjtable.firmware import build as build_firmware  # noqa: E402
-
 FIRMWARE = os.path.join(ROOT, "firmware")
 IMAGE = os.path.join(ROOT, "build", "mjtable-pico.uf2")
 MP = os.path.join(ROOT, ".venv", "bin", "micropython")
