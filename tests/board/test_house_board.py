@@ -3,7 +3,7 @@ the bots of `mjtable sim` play hand 1 of a seeded match of
 examples/rules/house/yitiaolong.toml on the board, with a 一条龙 win, and the
 hand equals CPython's; the five-pattern ruleset scores wins there with nothing
 allocated. Minutes of emulation: MJ_BOARD=1, after `make uf2`. The figures
-(heap, time) are tools/bench_house.py's, in docs/board.md; none is asserted."""
+(heap, time) are bench/bench_house.py's, in docs/board.md; none is asserted."""
 
 import os
 

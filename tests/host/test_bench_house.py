@@ -1,5 +1,5 @@
-"""tools/bench_house.py's parts that run here (the board runs are `make
-bench-board`'s and docs/board.md's): the probe on the unix port reports every
+"""bench/bench_house.py's parts that run here (the board runs are `python
+bench house`'s and docs/board.md's): the probe on the unix port reports every
 figure, scores the five house patterns with nothing allocated and counts them
 on some wins; the simulator folded as the board gets it plays the same hand
 as CPython's. No timing is asserted."""

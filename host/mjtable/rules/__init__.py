@@ -1,3 +1,4 @@
-"""Rules as people write and read them: rule files (rulefile), the parameters'
-documentation (paramdoc), the names of seats, payments and patterns (names)
-and a win written out (winfmt)."""
+"""Rules as people write and read them: rule files (rulefile) with their
+house patterns (housepat) and the line and column of each key (tomlpos),
+the parameters' documentation (paramdoc), the names of seats, payments and
+patterns (names)."""

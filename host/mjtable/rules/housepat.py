@@ -23,6 +23,9 @@ from sichuan import fan
 from sichuan import pattern as P
 from sichuan import ruleset as R
 
+# the one import up the layers (docs/decisions.md, "The layout"): the ids
+# live in referee.patnames because MicroPython's calc and simcore need them
+# beside them, and a rule file must not reuse one
 from mjtable.referee.patnames import EXTRA_NAMES, house_list
 
 # key path (inside a pattern) -> (kind, part, lo, hi): the bounds of a count

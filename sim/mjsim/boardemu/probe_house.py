@@ -1,6 +1,6 @@
 # Runs ON the emulated Pico (mpremote exec, the table's image: the core frozen
 # in), or on the unix port for comparison: what house patterns cost the table
-# (tools/bench_house.py fills in PLAIN, HOUSE and WINS). The heap: a ruleset
+# (bench/bench_house.py fills in PLAIN, HOUSE and WINS). The heap: a ruleset
 # without house patterns loaded and scored with, then sichuan.pattern imported,
 # then the same ruleset with five patterns loaded and scored with; all held to
 # the end, so each step's cost is the heap it added. The time: fan.score of
