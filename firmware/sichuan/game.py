@@ -475,6 +475,11 @@ class Game:
         i = self._meld_index(s, meld.make(meld.PENG, f))
         return i if i >= 0 and self.fei[4 * s + i] else -1
 
+    def fei_wild(self, s, f):
+        """The wild face (0..26) in seat s's 飞 of face f (宜宾), or -1 if it has none."""
+        i = self._fei_index(s, f)
+        return self.fei[4 * s + i] - 1 if i >= 0 else -1
+
     def _check_baohu(self, s):
         """报胡: "在配牌结束后，所有家检查手牌，如果听牌，可以在自家摸牌前宣布报胡"; the
         dealer (no draw before its first discard) declares before that discard."""
@@ -1200,6 +1205,19 @@ class Match:
         self.history = []  # each finished hand's deltas
         self.ma_total = 0  # 叫马: the 马's running result (it starts at 0)
         self.ma_history = []  # each hand's (bound seat, 马 delta)
+
+    def exchange_direction(self):
+        """换三张 direction of the next hand (hand_no, 0-based): the allowed
+        directions (rs hsz_dirs) in turn, next seat first; DIR_NEXT when the
+        ruleset has no 换三张."""
+        rs = self.rs
+        if not rs[R.P_HUANSANZHANG]:
+            return DIR_NEXT
+        dirs = []
+        for d in (DIR_NEXT, DIR_PREV, DIR_ACROSS):
+            if rs[R.P_HSZ_DIRS] & d and not (d == DIR_ACROSS and self.np != 4):
+                dirs.append(d)
+        return dirs[self.hand_no % len(dirs)] if dirs else DIR_NEXT
 
     def new_game(self, direction=DIR_NEXT, old=None):
         """The next hand's Game. old: the last hand's, built again in place:

@@ -83,18 +83,6 @@ def elapsed(now, then):
     return (now - then) & _WRAP
 
 
-def exchange_direction(rs, hand_no):
-    """换三张 direction of hand `hand_no` (0-based): the allowed directions
-    (rs hsz_dirs) in turn, next seat first. The same rule on every table."""
-    if not rs[R.P_HUANSANZHANG]:
-        return G.DIR_NEXT
-    dirs = []
-    for d in (G.DIR_NEXT, G.DIR_PREV, G.DIR_ACROSS):
-        if rs[R.P_HSZ_DIRS] & d and not (d == G.DIR_ACROSS and rs[R.P_PLAYERS] != 4):
-            dirs.append(d)
-    return dirs[hand_no % len(dirs)] if dirs else G.DIR_NEXT
-
-
 class Controller:
     """board: has readers, displays, leds (boards.pico.Board or the sim's).
     rs: the ruleset; enroll: table.enroll.Enrollment; logs: LogStore or None.
@@ -117,7 +105,7 @@ class Controller:
         # The game and the log buffer are made once, here, while the heap is
         # whole, and used again in place each hand: a long-running table's
         # fragmented heap need not find blocks of about 1 KB at a hand's start.
-        self._spare = self.match.new_game(exchange_direction(rs, 0))
+        self._spare = self.match.new_game(self.match.exchange_direction())
         self._logbuf = bytearray(_LOG_ROOM)
         self.why_not = 0
         self.log = None
@@ -354,7 +342,7 @@ class Controller:
         # no half-built hand is left in play if building the next one fails
         self.game = None
         self.writer = None
-        d = exchange_direction(self.rs, self.match.hand_no)
+        d = self.match.exchange_direction()
         g = self.match.new_game(d, self._spare)
         self.game = g
         self.obs.reset()

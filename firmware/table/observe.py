@@ -363,7 +363,7 @@ class Observer:
             return (G.DISCARD, s, left >> 2)
         if not nleft and moved == 4 and same and not back:
             return (G.ANGANG, s, mface)
-        fei = not nleft and moved == 1 and fei_wild(g, s, mface) >= 0
+        fei = not nleft and moved == 1 and g.fei_wild(s, mface) >= 0
         if fei and back == 1:
             return (G.TI, s, mface)  # the real tile onto its 飞, the wild back
         if not nleft and moved == 1 and not back and not fei and _peng_at(g, s, mface) >= 0:
@@ -527,9 +527,3 @@ def _peng_at(g, s, f):
             if g.melds[i] == want:
                 return i
     return -1
-
-
-def fei_wild(g, s, f):
-    """The wild face in seat s's 飞 of face f (宜宾), or -1 if it has none."""
-    i = _peng_at(g, s, f)
-    return g.fei[i] - 1 if i >= 0 else -1

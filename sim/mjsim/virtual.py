@@ -47,8 +47,6 @@ from sichuan import presets, shape
 from sichuan import ruleset as R
 from sichuan.claims import C_FEI, C_GANG, C_HU, C_PENG, MUST_WIN
 from sichuan.settle import EV_EXCHANGED, EV_HAND_END, EV_WIN
-from table.controller import exchange_direction
-from table.observe import fei_wild
 
 from mjsim import unixbuild
 from mjsim.chipsim.ht16k33_sim import HT16K33Sim
@@ -408,8 +406,7 @@ class VirtualTable:
         if self.stage == "start":
             if st.state != S_PLAY or st.hand != self.match.hand_no:
                 return
-            d = exchange_direction(self.rs, self.match.hand_no)
-            self.g = self.match.new_game(d)
+            self.g = self.match.new_game(self.match.exchange_direction())
             self.wall = [t for t in range(108) if self.rs[R.P_SUITS] >> (t // 36) & 1]
             self.rng.shuffle(self.wall)
             self.river = []
@@ -611,7 +608,7 @@ class VirtualTable:
                             else:
                                 self.later.append(mv)
             elif kind == G.TI:  # the real tile onto the 飞, its wild back to the rack
-                w = fei_wild(g, s, f)
+                w = g.fei_wild(s, f)
                 self._move(self._on(2 * s, f), 2 * s, 2 * s + 1)
                 self._move(self._on(2 * s + 1, w), 2 * s + 1, 2 * s)
                 self._apply((G.TI, s, f))

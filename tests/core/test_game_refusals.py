@@ -95,6 +95,31 @@ def test_exchange_directions():
         assert bytes(located(g)) == bytes(g.seen)
 
 
+def test_exchange_direction_turns_through_the_allowed_ones_hand_by_hand():
+    from sichuan import ruleset as R
+
+    def turns(rs, n=5):
+        m = G.Match(rs)
+        out = []
+        for h in range(n):
+            m.hand_no = h
+            out.append(m.exchange_direction())
+        return out
+
+    rs = presets.get("xuezhan")
+    rs.set(R.P_HUANSANZHANG, 1)
+    rs.set(R.P_HSZ_DIRS, 7)
+    assert turns(rs) == [G.DIR_NEXT, G.DIR_PREV, G.DIR_ACROSS, G.DIR_NEXT, G.DIR_PREV]
+    rs.set(R.P_HSZ_DIRS, G.DIR_PREV | G.DIR_ACROSS)
+    assert turns(rs, 3) == [G.DIR_PREV, G.DIR_ACROSS, G.DIR_PREV]
+    rs = presets.get("sanren")  # three players: never across
+    rs.set(R.P_HUANSANZHANG, 1)
+    rs.set(R.P_HSZ_DIRS, 7)
+    assert turns(rs, 3) == [G.DIR_NEXT, G.DIR_PREV, G.DIR_NEXT]
+    rs.set(R.P_HUANSANZHANG, 0)  # no 换三张: the deal's default
+    assert turns(rs, 2) == [G.DIR_NEXT, G.DIR_NEXT]
+
+
 def test_bad_game_setup_is_an_error():
     from check import raises
 

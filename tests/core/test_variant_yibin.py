@@ -189,6 +189,8 @@ def test_fei_a_peng_with_a_wild_then_ti():
     act(g, G.FEI, 1)
     assert g.meld_list(1) == bytes((meld.make(meld.PENG, f_("5p")),))
     assert g.fei[4] == 1 + f_("9m") and g.hand[1][f_("9m")] == 0 and g.hand[1][f_("5p")] == 0
+    assert g.fei_wild(1, f_("5p")) == f_("9m")  # what the table shows in the 飞
+    assert g.fei_wild(1, f_("2p")) == -1 and g.fei_wild(0, f_("5p")) == -1
     assert bytes(located(g)) == bytes(g.seen)
     discard(g, 1, "2p")
     for s, t in ((2, "3s"), (3, "9s"), (0, "9s")):
@@ -198,6 +200,7 @@ def test_fei_a_peng_with_a_wild_then_ti():
     assert refused(g, (G.BUGANG, 1, f_("5p"))) == C.WILD_TILE  # a 飞 is no kong
     act(g, G.TI, 1, "5p")
     assert g.fei[4] == 0 and g.hand[1][f_("9m")] == 1 and g.hand[1][f_("5p")] == 0
+    assert g.fei_wild(1, f_("5p")) == -1  # a 碰 again, no wild in it
     assert bytes(located(g)) == bytes(g.seen)
     assert refused(g, (G.DISCARD, 1, f_("9m"))) == C.WILD_TILE
     discard(g, 1, "2p")
