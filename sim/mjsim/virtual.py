@@ -40,7 +40,6 @@ import sys
 import tempfile
 
 import sichuan  # noqa: F401  (const shim)
-from boards import pico
 from mjtable.firmware import tree
 from sichuan import game as G
 from sichuan import presets, shape
@@ -803,11 +802,11 @@ class BusServer:
 
 
 def make_table(seed, miss=0.0, phantom=0.0):
-    """The table's chips for one run: boards/pico.py's wiring of simulated
-    chips, tags answering at once, and PN5180s whose BUSY is high only in
+    """The table's chips for one run: simulated chips wired as the hardware
+    is (mjsim.chipsim.wiring), tags answering at once, and PN5180s whose BUSY is high only in
     reset and during a frame (no extra time after NSS rises or a reset
     ends: sim/mjsim/board.py follows that handshake on its side)."""
-    table = SimTable(pico, seed=seed, miss_rate=miss, phantom_rate=phantom)
+    table = SimTable(seed=seed, miss_rate=miss, phantom_rate=phantom)
     for r in table.readers:
         r.busy_delay = 0
         r.boot_delay = 0

@@ -1,6 +1,8 @@
-"""hardware/pinmap.md and firmware/boards/pico.py must describe the same board."""
+"""hardware/pinmap.md, firmware/boards/pico.py and the simulated table's
+wiring (mjsim.chipsim.wiring) must describe the same board."""
 
 from boards import pico
+from mjsim.chipsim import wiring
 
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
 PINMAP_MD = _HERE + "/../../hardware/pinmap.md"
@@ -28,6 +30,18 @@ def md_table():
     return rows
 
 
+def md_addresses():
+    """{chip: I2C addresses by seat} from pinmap.md's list under the table
+    ("- HT16K33 displays: seat 0 → 0x70, ...")."""
+    with open(PINMAP_MD) as f:
+        text = f.read()
+    out = {}
+    for bullet in text.split("\n- ")[1:]:
+        words = bullet.split()
+        out[words[0]] = tuple(int(w.strip(",.()"), 16) for w in words if w.startswith("0x"))
+    return out
+
+
 def pins():
     """{constant: gpio} of pico.PINMAP ("NAME GPIO" pairs)."""
     w = pico.PINMAP.split()
@@ -44,6 +58,18 @@ def board():
 
 def test_markdown_table_equals_pico_pins():
     assert md_table() == pins()
+
+
+def test_the_simulated_tables_wiring_is_the_hardwares():
+    assert wiring.pins() == md_table()
+    addrs = md_addresses()
+    assert addrs["HT16K33"] == wiring.DISPLAY_ADDR == pico.DISPLAY_ADDR
+    assert addrs["MCP23017"] == wiring.EXPANDER_ADDR == pico.EXPANDER_ADDR
+    assert (pico.NSS, pico.BUSY, pico.RST, pico.ANT) == (wiring.NSS, wiring.BUSY, wiring.RST,
+                                                         wiring.ANT)
+    for s in range(wiring.SEATS):
+        assert pico.key_bits(s) == wiring.key_bits(s)
+    assert board().leds.per_seat == wiring.LEDS_PER_SEAT
 
 
 def test_no_gpio_used_twice_and_all_exist():
@@ -149,7 +175,7 @@ def sim_board():
     """(chip simulators, the pico board made on them), every chip up."""
     from mjsim.chipsim.machine_sim import SimMachine, SimTable
 
-    table = SimTable(pico)
+    table = SimTable()
     board = pico.make(SimMachine(table), table)
     for r in board.readers:
         r.settle_us = r.switch_us = 0
@@ -197,7 +223,7 @@ def test_pico_board_runs_on_the_chip_simulators():
 def test_dead_seat_reported_not_fatal():
     from mjsim.chipsim.machine_sim import SimMachine, SimTable
 
-    table = SimTable(pico)
+    table = SimTable()
     table.i2c.detach(0x71)  # seat 1's display unplugged
     table.spi.devices.remove(table.readers[3])  # seat 3's reader cable off
     board = pico.make(SimMachine(table), table)

@@ -1,7 +1,7 @@
 """The table's chips on the emulated board's buses: the bridge between the
 JS runner (sim/mjsim/boardemu/runner.mjs, the transport) and the virtual table's own
 chip models (sim/mjsim/chipsim: PN5180Sim, HT16K33Sim, MCP23017Sim,
-NeoPixelSim, wired by boards/pico.py's pin map in a SimTable).
+NeoPixelSim, in a SimTable wired as the hardware is: chipsim.wiring).
 
 The runner sends one line per bus event, with the emulated time in ns, and
 waits for the answer while the emulated CPU is paused (the protocol is in
@@ -24,10 +24,9 @@ import heapq
 import os
 import threading
 
-from boards import pico
-
 from mjsim import scantime as scan_time
 from mjsim.chipsim import pn5180_sim as P
+from mjsim.chipsim import wiring as W
 from mjsim.chipsim.ht16k33_sim import HT16K33Sim
 from mjsim.chipsim.machine_sim import NeoPixelSim, SimTable
 from mjsim.chipsim.mcp23017_sim import MCP23017Sim
@@ -35,14 +34,14 @@ from mjsim.chipsim.mcp23017_sim import MCP23017Sim
 CMD_NS = 20_000  # BUSY after a command frame (PN5180 host interface: tens of us)
 BOOT_NS = 2_000_000  # BUSY after RST rises, until the PN5180 has booted
 TIMER1_HZ = 848_000  # the driver's Timer1 prescaler (TIMER1_CONFIG 3 << 3)
-LED_PIN = 22  # pico.py _LED_DATA
-LEDS = 12  # 4 seats x 3
+LED_PIN = W.LED_DATA
+LEDS = W.SEATS * W.LEDS_PER_SEAT
 # undriven (input) output pins: the seat board pulls NSS and RST up, the relay rests on the rack
 _FLOAT = {}
 for _s in range(4):
-    _FLOAT[pico.NSS[_s]] = 1
-    _FLOAT[pico.RST[_s]] = 1
-    _FLOAT[pico.ANT[_s]] = 0
+    _FLOAT[W.NSS[_s]] = 1
+    _FLOAT[W.RST[_s]] = 1
+    _FLOAT[W.ANT[_s]] = 0
 
 
 def _us_ns(us):
@@ -174,14 +173,14 @@ class Chips:
     harness's API takes it for changes from the test)."""
 
     def __init__(self, seed=1, miss_rate=0.0, phantom_rate=0.0, crosstalk_rate=0.0):
-        self.table = SimTable(pico, seed=seed, miss_rate=miss_rate, phantom_rate=phantom_rate,
+        self.table = SimTable(seed=seed, miss_rate=miss_rate, phantom_rate=phantom_rate,
                               crosstalk_rate=crosstalk_rate)
         self.table.leds = NeoPixelSim(None, LEDS)
-        self.readers = [Reader(r, pico.NSS[s], pico.BUSY[s])
+        self.readers = [Reader(r, W.NSS[s], W.BUSY[s])
                         for s, r in enumerate(self.table.readers)]
-        self.by_nss = {pico.NSS[s]: self.readers[s] for s in range(4)}
-        self.by_rst = {pico.RST[s]: self.readers[s] for s in range(4)}
-        self.ant = {pico.ANT[s]: self.table.readers[s].ant for s in range(4)}
+        self.by_nss = {W.NSS[s]: self.readers[s] for s in range(4)}
+        self.by_rst = {W.RST[s]: self.readers[s] for s in range(4)}
+        self.ant = {W.ANT[s]: self.table.readers[s].ant for s in range(4)}
         self.silent = set()  # I2C addresses that do not answer
         self.lock = threading.RLock()
         self.out = []  # directives for the runner, sent with the next answer
@@ -215,7 +214,7 @@ class Chips:
         return self._addr(kind, i) not in self.silent
 
     def _addr(self, kind, i):
-        return (pico.DISPLAY_ADDR if kind == "display" else pico.EXPANDER_ADDR)[i]
+        return (W.DISPLAY_ADDR if kind == "display" else W.EXPANDER_ADDR)[i]
 
     def answer(self, name, on):
         """Make chip `name` stop answering (on False) or come back (True,

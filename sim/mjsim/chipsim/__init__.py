@@ -13,7 +13,8 @@ port. Behaviour follows the datasheets as read in each module's docstring.
 - pn5180_sim.PN5180Sim: host interface, BUSY, RF field, two antennas with
   tags (set_tags(antenna, uids)), 16-slot inventory, faults (miss_rate,
   phantom_rate, crosstalk_rate, seeded).
-- machine_sim.SimTable / SimMachine: all chips of a table wired by a board
-  pin map: `board = pico.make(SimMachine(table), table)`.
+- wiring: where the chips sit, as the hardware is wired (hardware/pinmap.md).
+- machine_sim.SimTable / SimMachine: all chips of a table, so wired:
+  `board = pico.make(SimMachine(table), table)`.
 This package is for the unix port and tests; it is not needed on the Pico.
 """

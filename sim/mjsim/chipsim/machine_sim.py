@@ -1,6 +1,7 @@
-"""A whole simulated table behind a `machine`-like object, wired by a board
-pin map (boards/pico.py), so that `pico.make(SimMachine(table), table)` builds
-the real drivers of the real board on top of the chip simulators.
+"""A whole simulated table behind a `machine`-like object, its chips wired
+as the hardware is (chipsim.wiring, hardware/pinmap.md), so that
+`pico.make(SimMachine(table), table)` builds the real drivers of the real
+board, by the firmware's own pin map, on top of the chip simulators.
 
 SimTable holds the chips: one SPI bus with a PN5180Sim per seat, one I2C bus
 with an HT16K33Sim (0x70 + seat) and an MCP23017Sim (0x20 + seat) per seat,
@@ -9,6 +10,7 @@ number: Pin(NSS[s]) is reader s's NSS pin, and so on; other GPIOs get a
 plain PinSim.
 """
 
+from mjsim.chipsim import wiring as W
 from mjsim.chipsim.ht16k33_sim import HT16K33Sim
 from mjsim.chipsim.i2c import I2CBusSim
 from mjsim.chipsim.mcp23017_sim import MCP23017Sim
@@ -43,8 +45,11 @@ class NeoPixelSim:
 
 
 class SimTable:
-    def __init__(self, board, seed=1, miss_rate=0.0, phantom_rate=0.0, crosstalk_rate=0.0):
-        self.board = board
+    """wiring: where the chips sit (chipsim.wiring: the hardware's; a test may
+    pass another module with the same names)."""
+
+    def __init__(self, wiring=W, seed=1, miss_rate=0.0, phantom_rate=0.0, crosstalk_rate=0.0):
+        board = self.board = wiring
         seats = len(board.NSS)  # one reader per seat
         self.spi = SPIBusSim()
         self.i2c = I2CBusSim()
@@ -109,11 +114,12 @@ class SimMachine:
 
 
 def make(seed=1, miss_rate=0.0, phantom_rate=0.0):
-    """(Board, SimTable): boards/pico.py's wiring of the real drivers on
-    simulated chips, all in this process (mjsim.board.make)."""
+    """(Board, SimTable): the real drivers, as boards/pico.py wires them, on
+    the simulated chips of the hardware's wiring, all in this process
+    (mjsim.board.make)."""
     from boards import pico
 
-    table = SimTable(pico, seed=seed, miss_rate=miss_rate, phantom_rate=phantom_rate)
+    table = SimTable(seed=seed, miss_rate=miss_rate, phantom_rate=phantom_rate)
     board = pico.make(SimMachine(table), neopixel=table)
     for r in board.readers:
         r.settle_us = 0  # simulated tags answer at once: no real sleeps
