@@ -31,13 +31,13 @@ Prints the image's size, its SHA-256 and the wall time.
 import argparse
 import hashlib
 import os
-import re
 import shutil
 import subprocess
 import sys
 import time
 
 from mjtable.firmware import build as B
+from mjtable.firmware import release
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOARD = "MJTABLE_PICO"
@@ -48,9 +48,6 @@ PICOTOOL_GIT = "https://github.com/raspberrypi/picotool.git"
 # MPY_SRC's default: shared/ beside the checkout (or beside its worktrees' folder)
 ARCHIVE = os.path.join("shared", "micropython", "micropython-1.28.0-rp2.tar.xz")
 DEFAULT_SRCS = (os.path.join(ROOT, "..", ARCHIVE), os.path.join(ROOT, "..", "..", ARCHIVE))
-# what the frozen firmware is made of: a change here is a new commit's image
-FIRMWARE_PATHS = ("firmware", "image", "host/mjtable/firmware/build.py",
-                  "host/mjtable/firmware/constfold.py")
 
 
 def run(cmd, log, env=None, cwd=None):
@@ -118,40 +115,6 @@ def tools(work, mp, pt, log):
     return cfg
 
 
-def git(*args):
-    r = subprocess.run(["git", "-C", ROOT] + list(args), capture_output=True, text=True)
-    return r.stdout.strip() if r.returncode == 0 else ""
-
-
-def commit():
-    """(commit id, unix time) the image is built from: HEAD's, the id marked
-    "-dirty" when the firmware's files differ from it (the time stays HEAD's,
-    so an uncommitted tree still builds the same image twice)."""
-    head = git("rev-parse", "--short=12", "HEAD") or "unknown"
-    when = int(os.environ.get("SOURCE_DATE_EPOCH") or git("log", "-1", "--format=%ct") or 0)
-    if git("status", "--porcelain", "--", *FIRMWARE_PATHS):
-        head += "-dirty"
-    return head, when
-
-
-def fw_version():
-    with open(os.path.join(ROOT, "firmware", "table", "hostcmds.py"), encoding="utf-8") as f:
-        m = re.search(r'^FW_VERSION = "([^"]+)"', f.read(), re.M)
-    return m.group(1)
-
-
-def mjbuild(version, commit_id):
-    """The frozen module with the image's build facts (table.hostcmds INFO
-    reads it). MARK is one string constant, so the UF2 holds it as one run
-    of bytes: `mjtable flash` reads the image's version from the file."""
-    return ('"""The image\'s build facts, written by image/build.py."""\n'
-            'MARK = "mjtable-fw %s %s"\n'
-            'FW = "%s"\n'
-            'COMMIT = "%s"\n'
-            'shadowed = ""  # main.py: files on flash the frozen firmware overrides\n'
-            % (version, commit_id, version, commit_id))
-
-
 def stage(work, version, commit_id):
     """The board folder the port builds: image/MJTABLE_PICO and, in its fw/,
     the firmware's board sources and mjbuild.py. Files are rewritten only
@@ -168,7 +131,7 @@ def stage(work, version, commit_id):
         want[os.path.join("fw", rel)] = text
     with open(os.path.join(src, B.MANIFEST), encoding="utf-8") as f:
         want[os.path.join("fw", B.MANIFEST)] = f.read()  # what the image's manifest includes
-    want[os.path.join("fw", "mjbuild.py")] = mjbuild(version, commit_id)
+    want[os.path.join("fw", "mjbuild.py")] = release.mjbuild(version, commit_id)
     for rel, text in want.items():
         path = os.path.join(board, rel)
         try:
@@ -219,7 +182,8 @@ def main(argv=None):
     open(log, "w").close()
     mp, pt = source(work, log)
     picotool_dir = tools(work, mp, pt, log)
-    version, commit_id = fw_version(), commit()
+    version = release.source_version(os.path.join(ROOT, "firmware"))
+    commit_id = release.commit(ROOT)
     board = stage(work, version, commit_id[0])
     uf2 = port_make(mp, board, os.path.join(work, "build-" + BOARD), picotool_dir,
                     commit_id[1], log)

@@ -46,11 +46,30 @@ COMMAND_MODULES = (
 )
 
 
+class _Version(argparse.Action):
+    """--version: the package's, the firmware's and the image's versions and
+    commits (mjtable.firmware.release), read only when asked."""
+
+    def __init__(self, option_strings, dest, **kw):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print the versions of mjtable, its firmware and image, and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from mjtable.firmware import release
+
+        try:
+            print("\n".join(release.describe()))
+        except BadInput as e:
+            parser.exit(2, "mjtable: error: %s\n" % e)
+        parser.exit(0)
+
+
 def build_parser():
     p = argparse.ArgumentParser(
         prog="mjtable",
         description="Host tool of the Sichuan mahjong table: calculator and rulesets.",
     )
+    p.add_argument("--version", action=_Version)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for mod in COMMAND_MODULES:

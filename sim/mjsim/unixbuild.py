@@ -7,7 +7,7 @@ native code: the board's armv6m build does not load here)."""
 import os
 
 from mjtable.firmware import build as B
-from mjtable.firmware import tree
+from mjtable.firmware import release, tree
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOM = os.path.dirname(HERE)  # the folder holding this package
@@ -26,10 +26,16 @@ def sources() -> dict:
 
 def build(dst: str, src: str | None = None) -> dict:
     """Compile the firmware (src, else the tree's) and UNIX_MODULES into dst
-    for this machine's unix port; {package: bytes}. SystemExit naming the
-    file mpy-cross refused, or the unknown port."""
+    for this machine's unix port; {package: bytes}. A release's firmware
+    gets its build facts too (the mjbuild module the table's image has), so
+    the virtual table answers INFO with the release's commit. SystemExit
+    naming the file mpy-cross refused, or the unknown port."""
     arch = B.native_arch(tree.tool("micropython"))
-    return B.build(src or tree.source(), dst, arch=arch, extra=sources())
+    extra = sources()
+    rec = release.record() if src is None else None  # None in a checkout
+    if rec is not None:
+        extra["mjbuild.py"] = release.mjbuild(rec["firmware"], rec["firmware_commit"])
+    return B.build(src or tree.source(), dst, arch=arch, extra=extra)
 
 
 def micropython_env(src: str | None = None) -> dict:

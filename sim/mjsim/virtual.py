@@ -803,9 +803,10 @@ class BusServer:
 
 def make_table(seed, miss=0.0, phantom=0.0):
     """The table's chips for one run: simulated chips wired as the hardware
-    is (mjsim.chipsim.wiring), tags answering at once, and PN5180s whose BUSY is high only in
-    reset and during a frame (no extra time after NSS rises or a reset
-    ends: sim/mjsim/board.py follows that handshake on its side)."""
+    is (mjsim.chipsim.wiring), tags answering at once, and PN5180s whose
+    BUSY is high only in reset and during a frame (no extra time after NSS
+    rises or a reset ends: sim/mjsim/board.py follows that handshake on its
+    side)."""
     table = SimTable(seed=seed, miss_rate=miss, phantom_rate=phantom)
     for r in table.readers:
         r.busy_delay = 0

@@ -3,7 +3,7 @@ firmware as deployed, on a LittleFS image made here on the unix port
 (mjsim/blockdev.py has the Pico's geometry and progsize), so a test boots
 the emulated Pico straight into the table (main.py) without the 90 s of a
 `mjtable deploy` over the emulated USB (the board smoke test does that).
-The image holds what deploy puts on the board (deploycmd.manifest) and the
+The image holds what deploy puts on the board (mjtable.firmware.deploy.manifest) and the
 virtual table's enrolment map, as `mjtable enroll` would have stored it."""
 
 import hashlib
@@ -41,9 +41,9 @@ def fs_image(workdir, seed=1, main=True):
     main.py to boot into instead of the table's."""
 
     from mjsim.virtual import enrollment_blob
-    from mjtable.commands import deploy as deploycmd
+    from mjtable.firmware import deploy as D
 
-    files = sorted(r for r in deploycmd.manifest(BUILD) if main is True or r != "main.py")
+    files = sorted(r for r in D.manifest(BUILD) if main is True or r != "main.py")
     h = hashlib.sha256(repr((seed, main)).encode())
     for rel in files:
         with open(os.path.join(BUILD, rel), "rb") as f:

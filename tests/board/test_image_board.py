@@ -16,7 +16,7 @@ import time
 import pytest
 from mjsim import boardemu
 from mjsim.boardemu import board as B
-from mjtable.commands import flash as flashcmd
+from mjtable.firmware import uf2 as U
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -102,7 +102,7 @@ def locked_then_maintenance(b):
 
 @needs_image
 def test_image_runs_its_frozen_firmware_and_reports_its_build(tmp_path):
-    want = flashcmd.read_uf2(IMAGE)
+    want = U.read(IMAGE)
     b = B.EmuBoard(uf2=IMAGE, workdir=str(tmp_path / "a")).start()
     try:
         d = info(b)
@@ -127,7 +127,7 @@ def test_image_ignores_an_old_deploys_files(tmp_path):
             assert r.returncode == 0, (cmd, r.stderr)
         # the boot's line goes to a terminal if one is attached; INFO keeps it
         d = info(b)
-        assert d["shadowed"] == "main.py,app.py,table" and d["fw"] == flashcmd.read_uf2(IMAGE)["fw"]
+        assert d["shadowed"] == "main.py,app.py,table" and d["fw"] == U.read(IMAGE)["fw"]
         assert "old app ran" not in b.console()
     finally:
         b.stop()
@@ -200,7 +200,7 @@ def test_flash_onto_the_boot_drive_then_the_table_answers(tmp_path):
         t.join(600)
         r = out["r"]
         assert r.returncode == 0, r.stderr
-        want = flashcmd.read_uf2(IMAGE)
+        want = U.read(IMAGE)
         assert "the table answers: firmware %s (commit %s)" % (want["fw"], want["commit"]) \
             in r.stdout
     finally:

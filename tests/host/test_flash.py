@@ -6,13 +6,13 @@ tests/board/test_image_board.py's."""
 import struct
 
 from mjcall import call
-from mjtable.commands import flash as flashcmd
+from mjtable.firmware import uf2 as U
 
 INFO = "UF2 Bootloader v3.0\r\nModel: Raspberry Pi RP2\r\nBoard-ID: RPI-RP2\r\n"
 MARK = b"mjtable-fw 0.5.0 0123456789ab"
 
 
-def uf2(payload, family=flashcmd.RP2040, order=None):
+def uf2(payload, family=U.RP2040, order=None):
     """payload as RP2040 UF2 blocks of 256 B at 0x10000000 (blocks in `order`)."""
     chunks = [payload[i:i + 256].ljust(256, b"\0") for i in range(0, len(payload), 256)]
     blocks = []
@@ -43,7 +43,7 @@ def drive(tmp_path):
 
 
 def test_reads_the_images_mark_across_blocks_in_any_order(tmp_path):
-    img = flashcmd.read_uf2(str(image(tmp_path, order=[0])))  # block 0 sent last
+    img = U.read(str(image(tmp_path, order=[0])))  # block 0 sent last
     assert (img["fw"], img["commit"], img["mpy"], img["date"]) == (
         "0.5.0", "0123456789ab", "v1.28.0", "2026-12-01")
 
@@ -72,17 +72,13 @@ def test_finds_the_drive_in_the_mount_table(tmp_path, monkeypatch):
     (other / "INFO_UF2.TXT").write_text("Board-ID: SOMETHING-ELSE\r\n")
     mounts = tmp_path / "mounts"
     mounts.write_text("/dev/sdb1 %s vfat rw 0 0\n/dev/sdc1 %s vfat rw 0 0\n" % (other, d))
-    monkeypatch.setattr(flashcmd, "MOUNTS", str(mounts))
-
-    class A:
-        drive = None
-
-    assert flashcmd.find_drive(A) == str(d)
+    monkeypatch.setattr(U, "MOUNTS", str(mounts))
+    assert U.find_drive() == str(d)
 
 
 def test_refuses_what_is_not_a_table_image_or_not_a_boot_drive(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(flashcmd, "mounted_folders", lambda: [])
-    monkeypatch.setattr(flashcmd.shutil, "which", lambda name: None)  # no picotool either
+    monkeypatch.setattr(U, "mounted_folders", lambda: [])
+    monkeypatch.setattr(U, "picotool", lambda: None)  # no picotool either
     d = drive(tmp_path)
     stock = tmp_path / "stock.uf2"
     stock.write_bytes(uf2(b"MicroPython v1.28.0 on 2026-12-01" + bytes(600)))
@@ -102,3 +98,32 @@ def test_refuses_what_is_not_a_table_image_or_not_a_boot_drive(tmp_path, capsys,
         code, out, err = call(capsys, "flash", *argv)
         assert code == 2 and msg in err, (argv, err)
     assert sorted(p.name for p in d.iterdir()) == ["INDEX.HTM", "INFO_UF2.TXT"]
+
+
+def test_a_table_answering_another_firmware_fails_the_flash(tmp_path, capsys, monkeypatch):
+    """After the copy, the table on the link must name the image's firmware
+    and commit: one answering another commit (the old firmware still
+    running: the copy did not take) fails the flash, saying both."""
+    from mjtable.firmware import check
+    from mjtable.link import port as findport
+
+    answers = [{"fw": "0.5.0", "commit": "ffffffffffff", "mpy": "1.28.0"}]
+
+    class Link:
+        class stream:
+            def close():
+                pass
+
+        def info(self):
+            return answers[0]
+
+    monkeypatch.setattr(findport, "connect", lambda args: Link())
+    monkeypatch.setattr(check.time, "sleep", lambda s: None)
+    d = drive(tmp_path)
+    argv = ["flash", str(image(tmp_path)), "--drive", str(d), "--port", "/dev/null"]
+    code, _, err = call(capsys, *argv)
+    assert code == 2 and ("the table answers firmware 0.5.0 commit ffffffffffff, the image "
+                          "holds 0.5.0 commit 0123456789ab") in err
+    answers[0] = dict(answers[0], commit="0123456789ab")
+    code, out, _ = call(capsys, *argv)
+    assert code == 0 and "the table answers: firmware 0.5.0 (commit 0123456789ab)" in out

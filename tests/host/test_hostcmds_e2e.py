@@ -298,7 +298,7 @@ def test_ack_only_with_the_head_of_the_log(table, env):
 
 
 def test_deploy_dry_run_lists_the_board_files(env, capsys):
-    from mjtable.commands import deploy as deploycmd
+    from mjtable.firmware import deploy as D
 
     build = env / "fw"
     code, out, _ = call(capsys, "deploy", "--dry-run", "--no-board", "--build", str(build))
@@ -320,12 +320,12 @@ def test_deploy_dry_run_lists_the_board_files(env, capsys):
     assert listed == want
     assert "table/hostcmds.mpy" in listed and "boards/pico.mpy" in listed
     # against a board that holds some of it: only what is new or changed
-    local = deploycmd.manifest(str(build))
+    local = D.manifest(str(build))
     remote = dict(local)
     remote["table/link.mpy"] = "0" * 64
     remote["table/xfer.mpy"] = None
     remote.pop("sichuan/fan.mpy")
-    todo = dict(deploycmd.plan(local, remote))
+    todo = dict(D.plan(local, remote))
     assert set(todo) == {"table/link.mpy", "table/xfer.mpy", "sichuan/fan.mpy"}
     assert todo["table/link.mpy"].startswith("changed") and todo["table/xfer.mpy"] == (
         "new on the board")
@@ -336,17 +336,18 @@ def test_deploy_puts_the_packages_in_romfs_when_the_board_has_it(env, capsys, mo
 
     from mjtable import BadInput
     from mjtable.commands import deploy as deploycmd
+    from mjtable.firmware import deploy as D
 
     # what `mpremote romfs query` prints (mpremote/commands.py)
-    assert deploycmd.rom_size("ROMFS is not enabled on this device\n") == 0
-    assert deploycmd.rom_size("No ROMFS partitions available\n") == 0
-    assert deploycmd.rom_size("ROMFS0 partition has size 262144 bytes (64 blocks of 4096 bytes"
+    assert D.rom_size("ROMFS is not enabled on this device\n") == 0
+    assert D.rom_size("No ROMFS partitions available\n") == 0
+    assert D.rom_size("ROMFS0 partition has size 262144 bytes (64 blocks of 4096 bytes"
                               " each)\n  Raw contents: ff:ff ...\n") == 262144
     build = env / "fw"
-    local = deploycmd.build(os.path.join(ROOT, "firmware"), str(build))
+    local = D.build(os.path.join(ROOT, "firmware"), str(build))
     # a board that holds main.py as built and, from a file deploy, one package file
     board = {"main.py": local["main.py"], "sichuan/fan.mpy": "0" * 64}
-    monkeypatch.setattr(deploycmd, "remote_hashes",
+    monkeypatch.setattr(D, "remote_hashes",
                         lambda port, paths: {p: board.get(p) for p in paths})
     args = argparse.Namespace(src=os.path.join(ROOT, "firmware"), build=str(build), port="X",
                               no_board=False, dry_run=True, files=False, link_port=None)
@@ -435,12 +436,17 @@ def test_deploy_checks_the_version_on_the_repl_port_when_no_usb_id_finds_the_lin
 
     from mjtable import BadInput
     from mjtable.commands import deploy as deploycmd
+    from mjtable.firmware import check
     from mjtable.link import client as L
     from mjtable.link import port as findport
 
     asked = []
 
     class Answering:
+        class stream:
+            def close():
+                pass
+
         def info(self):
             return {"fw": "9.9"}
 
@@ -452,8 +458,8 @@ def test_deploy_checks_the_version_on_the_repl_port_when_no_usb_id_finds_the_lin
 
     monkeypatch.setattr(L, "find_table_ports", lambda: [])
     monkeypatch.setattr(findport, "connect", connect)
-    monkeypatch.setattr(deploycmd.time, "sleep", lambda s: None)
-    monkeypatch.setattr(deploycmd.time, "monotonic", iter(range(0, 1000, 5)).__next__)
+    monkeypatch.setattr(check.time, "sleep", lambda s: None)
+    monkeypatch.setattr(check.time, "monotonic", iter(range(0, 1000, 5)).__next__)
     args = argparse.Namespace(port="/dev/pts/9", link_port=None)
     deploycmd.check_version(args, "9.9")
     assert asked == ["/dev/pts/9"]
@@ -560,19 +566,20 @@ def test_two_deploys_at_once_do_not_share_a_build_folder(env, monkeypatch):
     import argparse
 
     from mjtable.commands import deploy as deploycmd
+    from mjtable.firmware import deploy as D
 
     build = str(env / "fw")
     src = os.path.join(ROOT, "firmware")
     seen = {}
 
-    def copy(port, build_dir, todo, stage=None, remove=()):
-        deploycmd.build(src, build)  # the other deploy's build, meanwhile
+    def copy(port, build_dir, todo, image=None, remove=()):
+        D.build(src, build)  # the other deploy's build, meanwhile
         seen["missing"] = [p for p, _ in todo if not os.path.isfile(os.path.join(build_dir, p))]
         shutil.rmtree(build)  # ... and its folder gone again before this one ends
         seen["gone"] = [p for p, _ in todo if not os.path.isfile(os.path.join(build_dir, p))]
 
-    monkeypatch.setattr(deploycmd, "remote_hashes", lambda port, paths: {p: None for p in paths})
-    monkeypatch.setattr(deploycmd, "copy", copy)
+    monkeypatch.setattr(D, "remote_hashes", lambda port, paths: {p: None for p in paths})
+    monkeypatch.setattr(D, "copy", copy)
     monkeypatch.setattr(deploycmd, "check_version", lambda args, v: None)
     args = argparse.Namespace(src=src, build=build, port="X", no_board=False, dry_run=False,
                               files=True, link_port=None)

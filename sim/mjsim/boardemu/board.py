@@ -22,7 +22,7 @@ KEY_GUO = 3  # seat 0's 过 key: the key button (table.hostlink.key_button)
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = tree.CHECKOUT
+ROOT = tree.CHECKOUT or tree.build()  # installed: $PICO_UF2 and $PICO_BOOTROM name the images
 NODE_DIR = tree.build("boardemu")
 SHARED = os.path.join(os.path.dirname(ROOT), "shared", "rp2emu")
 STOCK = "RPI_PICO-v1.28.0.uf2"
