@@ -12,7 +12,7 @@ HEAP    ?= 96K
 JOBS    ?= $(shell nproc)
 
 .PHONY: setup system-deps test test-long test-py test-mp lint typecheck firmware demo demo-calc bench deploy clean \
-        board-setup bench-board board-demo uf2 uf2-check
+        board-setup bench-board board-demo uf2 uf2-check dist
 
 setup: $(STAMP)
 
@@ -94,6 +94,13 @@ uf2-check: setup
 	tools/system-deps.sh uf2
 	$(BIN)/python image/build.py --check-repro
 
+# The release: dist/mjtable-VERSION-py3-none-any.whl, the host tool carrying
+# the firmware (its sources, its build for the board and that build's ROMFS
+# image) and the table's image from make uf2, with the versions and commit
+# they were built from (tools/dist.py, staged in build/dist; docs/hostcmds.md).
+dist: setup uf2
+	$(BIN)/python tools/dist.py
+
 # The board harness (sim/mjsim/boardemu/, docs/board.md): rp2040js from npm,
 # pinned by its package-lock.json, into build/boardemu.
 BOARD_NODE := build/boardemu/node_modules/rp2040js/package.json
@@ -121,4 +128,4 @@ deploy: setup firmware
 	$(BIN)/mjtable deploy $(if $(PORT),--port $(PORT))
 
 clean:
-	rm -rf build .pytest_cache .mypy_cache .ruff_cache
+	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache

@@ -96,13 +96,6 @@ def record() -> dict | None:
         raise BadInput("%s: unreadable build record (%s)" % (path, e)) from None
 
 
-def firmware_version() -> str:
-    """The firmware version a deploy puts on the board by default: the
-    release's, else the checkout's source's."""
-    rec = record()
-    return rec["firmware"] if rec is not None else source_version(tree.source())
-
-
 def describe() -> list:
     """The lines of `mjtable --version`: the package, the firmware and the
     image, each with the commit it was built from."""

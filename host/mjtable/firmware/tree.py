@@ -4,7 +4,7 @@ In a checkout (host/mjtable/firmware/ three folders below a top holding
 firmware/manifest.py) the firmware is the checkout's: firmware/ and what
 `make firmware` and `make uf2` leave in build/. Installed from a release
 (`make dist`), the package carries the firmware in its `packaged/` folder,
-laid out as PACKAGED_FILES says, and builds go to a cache folder of the
+laid out as the names below say, and builds go to a cache folder of the
 user's."""
 
 import os
@@ -22,11 +22,10 @@ RP2 = "rp2"  # compiled for the board as `make firmware` does (.mpy, and main.py
 ROMFS = "rp2.romfs"  # RP2's .mpy as one ROMFS image, as `mjtable deploy` writes it
 IMAGE = "mjtable-pico.uf2"  # the table's own MicroPython image (`make uf2`)
 RECORD = "build.json"  # versions and commit they were built from (mjtable.firmware.release)
-PACKAGED_FILES = (SRC, RP2, ROMFS, IMAGE, RECORD)
 
 
 def packaged(name: str) -> str | None:
-    """The path of a release's PACKAGED_FILES name; None in a checkout, or when
+    """The path of a release's part (SRC, RP2, ...); None in a checkout, or when
     this release does not carry it (a wheel built without the image)."""
     if CHECKOUT is not None:
         return None
