@@ -6,7 +6,7 @@ project's own) runs in rp2040js (npm 1.4.1, `make board-setup` installs it
 into build/boardemu) driven by sim/mjsim/boardemu/runner.mjs; the board's USB CDC is a
 pseudo-terminal, so `mjtable deploy --port PTY` and every other mjtable
 command work against it as against a real table. The chips on the buses, at
-the pins of firmware/boards/pico.py, are the virtual table's own models
+the hardware's pins (mjsim.chipsim.wiring), are the virtual table's own models
 (mjsim/chipsim, in a SimTable), hosted in this process by boardemu.bridge:
 the runner hands each SPI0 byte, I2C1 event, NSS/RST/antenna pin change and
 WS2812 latch to the bridge and waits for the answer with the emulated CPU
