@@ -15,6 +15,7 @@ import time
 import tomllib
 
 import pytest
+from mjcall import call
 from mjtable.firmware import build as B
 from mjtable.firmware import deploy as D
 from mjtable.firmware import release as R
@@ -181,3 +182,22 @@ def test_virtual_table_plays_and_flash_checks_its_version(release):
     finally:
         stop(p)
     assert p.returncode == 0
+
+
+def test_a_wheel_without_the_firmware_says_so(tmp_path, monkeypatch, capsys):
+    """An install from a wheel not made by `make dist` (`pip wheel .`): the
+    firmware commands name what is missing (they looked for
+    .../lib/python3.11/firmware and .../build/mjtable-pico.uf2)."""
+    from mjtable import cli
+    from mjtable.firmware import tree
+
+    monkeypatch.setattr(tree, "CHECKOUT", None)
+    monkeypatch.setattr(tree, "PACKAGED", str(tmp_path / "packaged"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    code, _, err = call(capsys, "deploy", "--dry-run", "--no-board")
+    assert code == 2 and "this mjtable carries no firmware" in err and "make dist" in err
+    code, _, err = call(capsys, "flash", "--dry-run")
+    assert code == 2 and "no image here (this wheel was built without one)" in err
+    with pytest.raises(SystemExit) as e:
+        cli.build_parser().parse_args(["--version"])
+    assert e.value.code == 2 and "carries no firmware" in capsys.readouterr().err

@@ -87,9 +87,9 @@ def check_version(args, want: str) -> None:
 
 
 def deploy(args, query=D.query_rom):
-    released = args.src is None and tree.packaged(tree.RP2)
-    if released:  # the release's compiled firmware: nothing to build
-        return _deploy(args, query, tree.packaged(tree.RP2), release.record()["firmware"])
+    if args.src is None and tree.CHECKOUT is None:  # installed: the release's build
+        firmware = release.record()["firmware"]  # BadInput: a wheel not made by make dist
+        return _deploy(args, query, tree.packaged(tree.RP2), firmware)
     if args.src is None:
         args.src = tree.source()
     D.check_source(args.src)
