@@ -149,6 +149,16 @@ class Plain:
              "--remote-debugging-port=0", "--window-size=1600,1000", url],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
 
+    @staticmethod
+    def devtools_port(path):
+        """The port in Chromium's DevToolsActivePort, None until it is written."""
+        try:
+            with open(path) as f:
+                line = f.readline()
+        except OSError:
+            return None
+        return int(line) if line.strip().isdigit() and line.endswith("\n") else None
+
     def evaluate(self, browser_type, js):
         """js evaluated on this browser's page over the DevTools protocol once
         live.js has loaded, the connection closed again (held open, Playwright
@@ -156,12 +166,12 @@ class Plain:
         driven page)."""
         path = os.path.join(self.data_dir, "DevToolsActivePort")
         deadline = time.monotonic() + 30
-        while not os.path.exists(path):
+        port = self.devtools_port(path)
+        while port is None:  # Chromium makes the file, then writes it
             if time.monotonic() > deadline:
                 raise RuntimeError("chromium wrote no DevToolsActivePort")
             time.sleep(0.1)
-        with open(path) as f:
-            port = int(f.readline())
+            port = self.devtools_port(path)
         cdp = browser_type.connect_over_cdp("http://127.0.0.1:%d" % port)
         try:
             page = next(pg for ctx in cdp.contexts for pg in ctx.pages if pg.url == self.url)
