@@ -1,9 +1,11 @@
 """mjtable: the host tool of the Sichuan mahjong table.
 
-The calculator (`mjtable waits`, `mjtable calc`) and the ruleset tools
-(`mjtable rules show|compile`) run the firmware's own rules core
-(`sichuan`, from firmware/) on CPython, or in the MicroPython unix port
-with `--engine micropython`.
+Every command (mjtable.commands, one module per group) runs on the
+firmware's own rules core (`sichuan`) and the library packages beside it:
+link (the table's link), tableops (what the host does over it), logs,
+archive, rules, referee, event, live, firmware (docs/decisions.md, "The
+layout"). This module holds what all of them share: the error a user's bad
+input raises, and writing a file whole or not at all.
 """
 
 
