@@ -9,8 +9,40 @@ input raises, and writing a file whole or not at all.
 """
 
 
+# exit codes of every command (docs/hostcmds.md, "Exit codes")
+EXIT_OK = 0
+EXIT_REPORTED = 1  # done, but something was refused or found missing (said above)
+EXIT_BAD_INPUT = 2
+EXIT_LINK = 3  # the table's link failed: no reply, an error status, the cable
+EXIT_ARCHIVE = 4  # the archive's database failed: gone mid-way, locked, unreadable
+EXIT_PORT_BUSY = 5  # another program has the table's port
+
+
 class BadInput(Exception):
     """Bad user input: the CLI prints the message on stderr and exits with 2."""
+
+    code = EXIT_BAD_INPUT
+
+
+class Trouble(BadInput):
+    """Something outside the user's input failed (the table's link, the
+    archive's database): one line on stderr, saying what happened, that
+    nothing was lost and what to run next; `code` is the exit code. A
+    BadInput, so callers that retry on one retry on this too."""
+
+    code = EXIT_LINK
+
+
+class LinkTrouble(Trouble):
+    code = EXIT_LINK
+
+
+class ArchiveTrouble(Trouble):
+    code = EXIT_ARCHIVE
+
+
+class PortBusy(Trouble):
+    code = EXIT_PORT_BUSY
 
 
 def check_target(path, also=()):

@@ -6,9 +6,13 @@ Adding a command group is one import and one entry in COMMAND_MODULES.
 """
 
 import argparse
+import sqlite3
 import sys
 
+from serial import SerialException
+
 from mjtable import BadInput
+from mjtable.archive import sqlite as archive_sqlite
 from mjtable.commands import calc as calccmd
 from mjtable.commands import deploy as deploycmd
 from mjtable.commands import enroll as enrollcmd
@@ -25,6 +29,8 @@ from mjtable.commands import settle as settlecmd
 from mjtable.commands import sim as simcmd
 from mjtable.commands import table as tablecmd
 from mjtable.commands import virtual as virtualcmd
+from mjtable.link import client as L
+from mjtable.link import port as findport
 
 COMMAND_MODULES = (
     calccmd,
@@ -78,7 +84,10 @@ def build_parser():
 
 
 def main(argv=None):
-    """Run one command; returns the exit code (0 ok, 1 not a win, 2 bad input)."""
+    """Run one command; returns the exit code (mjtable.EXIT_*: 0 ok, 1 done
+    but something refused or missing (or not a win), 2 bad input, 3 the
+    table's link failed, 4 the archive's database failed, 5 the table's port
+    is in use). Every error is one line on stderr."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -86,15 +95,26 @@ def main(argv=None):
         return e.code if isinstance(e.code, int) else 2
     try:
         return args.func(args)
-    except BadInput as e:
-        sys.stdout.flush()
-        print("mjtable: error: %s" % e, file=sys.stderr)
-        return 2
+    except BadInput as e:  # and Trouble: the link, the archive, a busy port
+        return _error(e)
+    except (L.LinkError, SerialException) as e:
+        return _error(findport.trouble(e))
+    except sqlite3.DatabaseError as e:
+        t = archive_sqlite.trouble(e)
+        if t is None:
+            raise
+        return _error(t)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `mjtable rules show x | head`: the reader left, not an error
         _quiet_stdout()
         return 0
+
+
+def _error(e: BadInput) -> int:
+    sys.stdout.flush()
+    print("mjtable: error: %s" % e, file=sys.stderr)
+    return e.code
 
 
 def _quiet_stdout():

@@ -63,5 +63,5 @@ def test_a_match_started_for_the_event_gets_the_hands_played_after_it(table, env
     assert sorted(r["place"] for r in rounds)[0] == 1
     code, out, err = call(capsys, "event", "player", "--id", "P0", "--json")
     logs = [h["log"] for h in json.loads(out)["rounds"][0]["hands"]]
-    assert logs == ["%s:%d" % (b"E2ETABLE".hex(), i) for i in range(3, 5)]
+    assert logs == ["E2ETABLE:%d" % i for i in range(3, 5)]  # the table by its name
     assert d["ruleset"] == "tfmj-2"

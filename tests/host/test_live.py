@@ -507,7 +507,9 @@ def test_replay_steps_an_archived_hand_and_the_event_page_shows_every_table(tmp_
     ar = archive.open_archive(path)
     data = build_log(9, recs)
     log = logfmt.parse(data)
-    ar.add_log("4c49564554455354", 9, log.head, data, "unsealed", "%08x" % XZ.crc())
+    # unsealed: it counts only as taken by name (archive.admit)
+    ar.add_log("4c49564554455354", 9, log.head, data, "unsealed", "%08x" % XZ.crc(),
+               accepted=("裁判", "a test hand", "test"))
     ar.close()
     live, urls = start_live("--table", "/dev/null/a=Final A", "--table", "/dev/null/b",
                             "--archive", path)

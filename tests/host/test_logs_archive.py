@@ -7,6 +7,7 @@ import struct
 
 from gamekit import play
 from mjtable import archive
+from mjtable.archive import admit
 from mjtable.commands import rescore as rescorecmd
 from mjtable.logs import logfmt
 from mjtable.logs import summary as exportcmd
@@ -85,7 +86,8 @@ def _records(data):
 
 def _take(ar, link, lid, data, newest=False, all_=False, accept=False):
     st = logscmd.new_tally()
-    args = argparse.Namespace(all=all_, no_ack=False, accept_unsealed=accept)
+    took = admit.Accept(["%d" % lid] if accept else [], "李裁判", "checked")
+    args = argparse.Namespace(all=all_, no_ack=False, accepting=took)
     logscmd.take(args, ar, link, lid, data, newest, st)
     return st
 
@@ -114,7 +116,7 @@ def test_a_hand_pulled_in_play_and_again_whole_counts_once(tmp_path):
     assert len(exportcmd.collect([str(tmp_path / "ar.sqlite"), str(tmp_path / "ar2.sqlite")])) == 1
 
 
-def test_a_sealed_hand_cut_on_the_flash_is_kept_and_not_scored(tmp_path):
+def test_a_sealed_hand_cut_on_the_flash_is_refused_and_taken_only_by_name(tmp_path):
     # the seal, the end record and the last actions cut off a finished hand
     # that is not the newest (its file on the flash, reached through the REPL)
     lid, whole, points = _hand(str(tmp_path / "logs"), 3)
@@ -123,23 +125,28 @@ def test_a_sealed_hand_cut_on_the_flash_is_kept_and_not_scored(tmp_path):
     link = _Link()
     st = _take(ar, link, lid, cut)
     assert link.acked == [] and st["bad"] == [lid]  # the table keeps its copy
+    assert ar.logs() == []  # and the archive has none
+    # taken on purpose once checked: archived, acknowledged, the referee kept
+    _take(ar, link, lid, cut, accept=True)
+    assert link.acked == [lid]
+    assert list(ar.accepted().values())[0][:3] == ("李裁判", "checked", "logs pull")
     ar.close()
     (h,) = exportcmd.collect([str(tmp_path / "ar.sqlite")])
     assert not h["checked"] and "no end-of-hand record" in h["differences"]
-    # taken on purpose once checked
-    ar = archive.open_archive(str(tmp_path / "ar.sqlite"))
-    _take(ar, link, lid, cut, accept=True)
-    assert link.acked == [lid]
+    assert h["accepted"] == "李裁判"
 
 
-def test_a_log_id_used_twice_is_reported_and_both_hands_kept(tmp_path):
+def test_a_log_id_used_twice_is_refused_the_first_copy_stands(tmp_path):
     # a table whose flash was formatted starts its ids again at 1
     lid, first, _ = _hand(str(tmp_path / "a"), 3)
     lid2, second, _ = _hand(str(tmp_path / "b"), 4)
     assert lid == lid2 == 1 and first != second
     ar = archive.open_archive(str(tmp_path / "ar.sqlite"))
     assert _take(ar, _Link(), lid, first)["chain"] == []
-    st = _take(ar, _Link(), lid, second)
-    assert st["new"] == 1 and len(ar.logs()) == 2
-    assert st["chain"] and "REUSED ID" in st["chain"][0]
+    link = _Link()
+    st = _take(ar, link, lid, second)
+    assert st["new"] == 0 and st["bad"] == [lid] and len(ar.logs()) == 1
+    assert link.acked == []  # the table keeps the second
+    (h,) = exportcmd.collect([str(tmp_path / "ar.sqlite")])
+    assert h["head"] == logfmt.parse(first).head
     assert logfmt.parse(second).follows() == (0, bytes(8))  # each the first of its table

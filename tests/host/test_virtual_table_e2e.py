@@ -90,7 +90,7 @@ def test_full_controller_with_bots_push_play_pull_rescore_export(env, capsys):
         code, out, err = call(capsys, "logs", "pull", "--port", vt.port, "--archive", arch)
         assert code == 0, out + err
         assert "seal valid, archived as hand 1" in out and "seal valid, archived as hand 2" in out
-        assert "0 damaged" in out
+        assert "0 refused" in out
         code, out, err = call(capsys, "logs", "list", "--archived", "--archive", arch)
         logs = [line.split()[2] for line in out.splitlines()[1:]]
         assert len(logs) == len(set(logs)) >= 2, out  # each hand is one row

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import zlib
 
-from mjtable import BadInput
+from mjtable import ArchiveTrouble, BadInput
 from mjtable.archive.sqlite import Archive
 
 SCHEMA = """
@@ -27,7 +27,10 @@ CREATE TABLE IF NOT EXISTS rulesets (crc TEXT PRIMARY KEY, name TEXT NOT NULL,
     blob BYTEA NOT NULL);
 CREATE TABLE IF NOT EXISTS partial (table_id TEXT NOT NULL, log_id BIGINT NOT NULL,
     total BIGINT NOT NULL, crc BIGINT NOT NULL, data BYTEA NOT NULL,
-    PRIMARY KEY (table_id, log_id))
+    PRIMARY KEY (table_id, log_id));
+CREATE TABLE IF NOT EXISTS accepted (table_id TEXT NOT NULL, log_id BIGINT NOT NULL,
+    head TEXT NOT NULL, referee TEXT NOT NULL, reason TEXT NOT NULL, way TEXT NOT NULL,
+    at BIGINT NOT NULL, PRIMARY KEY (table_id, log_id, head))
 """
 _IGNORE = re.compile(r"^\s*INSERT OR IGNORE INTO", re.I)
 _VALUES = re.compile(r"^(\s*INSERT (?:OR IGNORE )?INTO .*? VALUES )(\([?,]+\))(.*)$", re.I | re.S)
@@ -56,6 +59,7 @@ class PgConn:
         import psycopg
 
         self._pg = psycopg
+        self.where = _safe(url)
         try:
             self.conn = psycopg.connect(url, autocommit=True)
         except psycopg.Error as e:
@@ -63,33 +67,56 @@ class PgConn:
         self._tx: list = []
 
     def execute(self, q: str, params=()):
-        return self.conn.execute(_sql(q), tuple(params))
+        try:
+            return self.conn.execute(_sql(q), tuple(params))
+        except (self._pg.OperationalError, self._pg.InterfaceError) as e:
+            raise self._lost(e) from None
 
     def executemany(self, q: str, rows):
         """An INSERT of one VALUES row goes as one statement per 200 rows
         (a round trip each, not one a row); rowcount is their sum."""
         rows = [tuple(r) for r in rows]
         m = _VALUES.match(q)
-        cur = self.conn.cursor()
-        if m is None or not rows:
-            cur.executemany(_sql(q), rows)
-            return cur
-        done = 0
-        for i in range(0, len(rows), 200):
-            part = rows[i:i + 200]
-            sql = m.group(1) + ",".join([m.group(2)] * len(part)) + m.group(3)
-            cur.execute(_sql(sql), [v for r in part for v in r])
-            done += max(cur.rowcount, 0)
+        try:
+            cur = self.conn.cursor()
+            if m is None or not rows:
+                cur.executemany(_sql(q), rows)
+                return cur
+            done = 0
+            for i in range(0, len(rows), 200):
+                part = rows[i:i + 200]
+                sql = m.group(1) + ",".join([m.group(2)] * len(part)) + m.group(3)
+                cur.execute(_sql(sql), [v for r in part for v in r])
+                done += max(cur.rowcount, 0)
+        except (self._pg.OperationalError, self._pg.InterfaceError) as e:
+            raise self._lost(e) from None
         return _Count(done)
 
+    def _lost(self, e) -> ArchiveTrouble:
+        """The server gone mid-way (stopped, restarted, the network): one line."""
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        return ArchiveTrouble(
+            "the archive's PostgreSQL database %s was lost mid-way (%s). Nothing was lost: the "
+            "transaction under way changed nothing, what was archived before stays, and what "
+            "was not stays where it was (on the table, in its folder); run the command again "
+            "once the database answers" % (self.where, first))
+
     def __enter__(self):
-        tx = self.conn.transaction()
-        tx.__enter__()
+        try:
+            tx = self.conn.transaction()
+            tx.__enter__()
+        except (self._pg.OperationalError, self._pg.InterfaceError) as e:
+            raise self._lost(e) from None
         self._tx.append(tx)
         return self
 
     def __exit__(self, *exc):
-        return self._tx.pop().__exit__(*exc)
+        try:
+            return self._tx.pop().__exit__(*exc)
+        except (self._pg.OperationalError, self._pg.InterfaceError) as e:
+            if exc[0] is not None and issubclass(exc[0], ArchiveTrouble):
+                return False  # the loss is being told already
+            raise self._lost(e) from None
 
     def close(self):
         self.conn.close()
@@ -112,10 +139,11 @@ class PgArchive(Archive):
             names = {r[0] for r in self.db.execute(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema ="
                 " current_schema()")}
-            if not {"logs", "rulesets", "partial"} <= names:
-                if not create:
+            if not {"logs", "rulesets", "partial", "accepted"} <= names:
+                if not create and not {"logs", "rulesets", "partial"} <= names:
                     raise BadInput("%s holds no mjtable archive (pull logs into it first)"
                                    % self.path)
+            if create and not {"logs", "rulesets", "partial", "accepted"} <= names:
                 with self.db:
                     # one laptop at a time makes the tables (the others wait here)
                     self.db.execute("SELECT pg_advisory_xact_lock(7264)")
@@ -124,11 +152,16 @@ class PgArchive(Archive):
         except psycopg.Error as e:
             raise BadInput("%s: not a usable archive: %s" % (self.path, str(e).strip())) from None
 
-    def _lock_hand(self, table_id: str, log_id: int) -> None:
-        # two laptops pulling the same hand: the second waits for the first's
-        # commit, then finds its row (no unique-key error, no second row)
-        self.db.execute("SELECT pg_advisory_xact_lock(?, ?)",
-                        (zlib.crc32(table_id.encode()) & 0x7FFFFFFF, log_id & 0x7FFFFFFF))
+    def _lock_hands(self, table_id: str, log_ids) -> None:
+        # two laptops archiving the same hand: the second waits for the first's
+        # commit, then finds its row (no unique-key error, no second row, no
+        # second copy of an id). Ascending ids: two batches never wait on each other
+        t = zlib.crc32(table_id.encode()) & 0x7FFFFFFF
+        ids = sorted({lid & 0x7FFFFFFF for lid in log_ids})
+        for i in range(0, len(ids), 1000):
+            part = ids[i:i + 1000]
+            self.db.execute("SELECT pg_advisory_xact_lock(?::int, x) FROM unnest(?::int[]) AS x"
+                            " ORDER BY x", (t, part))
 
     def save_partial(self, table_id: str, log_id: int, total: int, crc: int,
                      data: bytes) -> None:

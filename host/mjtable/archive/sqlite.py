@@ -6,7 +6,9 @@ Tables:
             status, the ruleset CRC of its hand. Inserting the same log again
             changes nothing (idempotent); a copy pulled while the hand was in
             play is replaced by the whole log (same row); the same id with
-            other bytes (a table re-flashed, ids restarting) is another row.
+            other bytes is not stored (the first copy stands: archive.admit).
+  accepted  the logs a referee took by name although unsealed or unchecked
+            (archive.admit): who, why, by which way in, when; append-only.
   rulesets  blobs by CRC, so a hand can be replayed under the rules it was
             played with.
   partial   bytes of a pull that was cut, per (table id, log id, total, crc),
@@ -21,7 +23,7 @@ import sqlite3
 import time
 import urllib.parse
 
-from mjtable import BadInput
+from mjtable import ArchiveTrouble, BadInput
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS logs (
@@ -49,7 +51,34 @@ CREATE TABLE IF NOT EXISTS partial (
     data BLOB NOT NULL,
     PRIMARY KEY (table_id, log_id)
 );
+CREATE TABLE IF NOT EXISTS accepted (
+    table_id TEXT NOT NULL,
+    log_id INTEGER NOT NULL,
+    head TEXT NOT NULL,
+    referee TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    way TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (table_id, log_id, head)
+);
 """
+
+
+_GONE = ("locked", "disk i/o", "unable to open", "readonly", "malformed", "not a database",
+         "full", "no such table")
+
+
+def trouble(e: Exception, path: str = "the archive"):
+    """The one line (ArchiveTrouble) for a SQLite error that is the file's
+    state, not a bug: locked by another writer, the disk, a damaged or
+    foreign file; None for any other error."""
+    if not isinstance(e, sqlite3.DatabaseError) or not any(
+            w in str(e).lower() for w in _GONE):
+        return None
+    return ArchiveTrouble("%s failed: %s. Nothing was lost: a transaction that did not finish "
+                          "changed nothing, and what was not archived stays where it was (on "
+                          "the table, in its folder); run the command again (another program "
+                          "writing the archive: once it has finished)" % (path, e))
 
 
 _LOG_COLUMNS = {"id", "table_id", "log_id", "head", "size", "data", "seal", "rules_crc",
@@ -100,43 +129,116 @@ class Archive:
     # --- logs ---
 
     def add_log(self, table_id: str, log_id: int, head: bytes, data: bytes, seal: str,
-                rules_crc: str | None) -> tuple[int, str]:
-        """(row id, what happened): "new"; "same" (this copy, or a longer one,
+                rules_crc: str | None, accepted=None) -> tuple[int, str]:
+        """Store one log as the caller (archive.admit, which checked it) says;
+        (row id, what happened): "new"; "same" (this copy, or a longer one,
         is archived); "grown": a copy pulled earlier while its hand was in
         play (a prefix of these bytes: a log only grows) is replaced by this
-        one, under the same row id, so each hand is one row; "reused": the
-        archive holds another log under this table and log id (a new row)."""
-        with self.db:
-            self._lock_hand(table_id, log_id)
-            status = "new"
-            for row, old in self.db.execute(
-                    "SELECT id, data FROM logs WHERE table_id=? AND log_id=? ORDER BY id",
-                    (table_id, log_id)).fetchall():
-                if bytes(old).startswith(data):
-                    status = "same"
-                    break
-                if data.startswith(bytes(old)):
-                    self.db.execute(
-                        "UPDATE logs SET head=?, size=?, data=?, seal=?, rules_crc=?,"
-                        " pulled_at=? WHERE id=?", (head.hex(), len(data), data, seal,
-                                                   rules_crc, int(time.time()), row))
-                    status = "grown"
-                    break
-                status = "reused"
-            else:
-                cur = self.db.execute(
-                    "INSERT INTO logs (table_id, log_id, head, size, data, seal,"
-                    " rules_crc, pulled_at) VALUES (?,?,?,?,?,?,?,?) RETURNING id",
-                    (table_id, log_id, head.hex(), len(data), data, seal, rules_crc,
-                     int(time.time())))
-                row = cur.fetchone()[0]
-            self.db.execute("DELETE FROM partial WHERE table_id=? AND log_id=?",
-                            (table_id, log_id))
+        one, under the same row id, so each hand is one row; "other": the
+        archive holds another log under this table and log id, which stands
+        (nothing stored; row is that log's). accepted: (referee, reason, way)
+        of a referee who took the log by name, kept in the same transaction."""
+        (row, status), = self.add_logs(table_id, [(log_id, head, data, seal, rules_crc,
+                                                   accepted)])
         return row, status
 
-    def _lock_hand(self, table_id: str, log_id: int) -> None:
-        """Inside add_log's transaction: no other writer adds this hand
-        meanwhile. SQLite has one writer at a time; PgArchive takes a lock."""
+    def add_logs(self, table_id: str, rows) -> list:
+        """add_log for many logs of one table in one transaction: rows of
+        (log id, head, data, seal, rules crc, accepted or None); returns
+        [(row id, status)] in their order."""
+        now = int(time.time())
+        out = []
+        with self.db:
+            self._lock_hands(table_id, sorted({r[0] for r in rows}))
+            have = self._copies(table_id, [r[0] for r in rows])
+            fresh = []
+            for lid, head, data, seal, crc, acc in rows:
+                row, status, kept = self._place(table_id, lid, head, data, seal, crc, have, now)
+                if status == "new":
+                    fresh.append((table_id, lid, head.hex(), len(data), data, seal, crc, now))
+                    have.setdefault(lid, []).append((None, head.hex(), data))
+                if acc is not None and kept:  # the copy taken is the one archived
+                    self.db.execute("INSERT OR IGNORE INTO accepted (table_id, log_id, head,"
+                                    " referee, reason, way, at) VALUES (?,?,?,?,?,?,?)",
+                                    (table_id, lid, head.hex()) + tuple(acc) + (now,))
+                out.append([row, status, lid, head.hex()])
+            if fresh:
+                self.db.executemany("INSERT INTO logs (table_id, log_id, head, size, data, seal,"
+                                    " rules_crc, pulled_at) VALUES (?,?,?,?,?,?,?,?)", fresh)
+                ids = self._row_ids(table_id, [(f[1], f[2]) for f in fresh])
+                for o in out:
+                    if o[0] is None:
+                        o[0] = ids[(o[2], o[3])]
+            lids = sorted({r[0] for r in rows})
+            for i in range(0, len(lids), 500):
+                part = lids[i:i + 500]
+                self.db.execute("DELETE FROM partial WHERE table_id=? AND log_id IN (%s)"
+                                % ",".join("?" * len(part)), [table_id] + part)
+        return [(o[0], o[1]) for o in out]
+
+    def _copies(self, table_id: str, lids) -> dict:
+        """{log id: [(row id, head hex, data or None)]} archived for these ids;
+        data is read only where two copies must be compared (lazily: None)."""
+        out: dict = {}
+        lids = sorted(set(lids))
+        for i in range(0, len(lids), 500):
+            part = lids[i:i + 500]
+            for row, lid, head in self.db.execute(
+                    "SELECT id, log_id, head FROM logs WHERE table_id=? AND log_id IN (%s)"
+                    " ORDER BY id" % ",".join("?" * len(part)), [table_id] + part):
+                out.setdefault(lid, []).append((row, head, None))
+        return out
+
+    def _place(self, table_id, lid, head, data, seal, crc, have, now) -> tuple:
+        """(row, status, whether these very bytes are the archived copy) of one
+        log, given the copies archived (have, kept up to date)."""
+        for k, (row, old_head, old) in enumerate(have.get(lid, [])):
+            if old_head == head.hex():
+                return row, "same", True
+            if old is None:
+                old = bytes(self.db.execute("SELECT data FROM logs WHERE id=?",
+                                            (row,)).fetchone()[0])
+                have[lid][k] = (row, old_head, old)
+            if old.startswith(data):
+                return row, "same", False
+            if data.startswith(old):
+                self.db.execute("UPDATE logs SET head=?, size=?, data=?, seal=?, rules_crc=?,"
+                                " pulled_at=? WHERE id=?", (head.hex(), len(data), data, seal,
+                                                           crc, now, row))
+                have[lid][k] = (row, head.hex(), data)
+                return row, "grown", True
+            return row, "other", False
+        return None, "new", True
+
+    def _row_ids(self, table_id: str, keys) -> dict:
+        """{(log id, head hex): row id} of these logs of one table."""
+        out = {}
+        lids = sorted({k[0] for k in keys})
+        for i in range(0, len(lids), 500):
+            part = lids[i:i + 500]
+            for row, lid, head in self.db.execute(
+                    "SELECT id, log_id, head FROM logs WHERE table_id=? AND log_id IN (%s)"
+                    % ",".join("?" * len(part)), [table_id] + part):
+                out[(lid, head)] = row
+        return out
+
+    def _lock_hands(self, table_id: str, log_ids) -> None:
+        """Inside add_logs' transaction: no other writer adds these hands
+        meanwhile (so two copies of one id cannot both be first). SQLite: the
+        transaction takes the write lock before it reads (BEGIN IMMEDIATE);
+        PgArchive takes advisory locks."""
+        if not self.db.in_transaction:
+            self.db.execute("BEGIN IMMEDIATE")
+
+    def accepted(self) -> dict:
+        """{(table id, log id, head hex): (referee, reason, way, at)} of the logs
+        taken by name (none in an archive made before that table existed)."""
+        try:
+            q = self.db.execute("SELECT table_id, log_id, head, referee, reason, way, at"
+                                " FROM accepted")
+        except Exception:  # a read-only archive from before: nothing was taken so
+            return {}
+        return {(r[0], r[1], r[2]): tuple(r[3:]) for r in q}
 
     def has_log(self, table_id: str, log_id: int, head: bytes | None = None) -> bool:
         if head is None:

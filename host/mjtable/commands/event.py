@@ -22,9 +22,11 @@ import json
 import os
 import sys
 
-from mjtable import BadInput, archive, write_file
+from mjtable import EXIT_OK, EXIT_REPORTED, BadInput, archive, write_file
+from mjtable.archive import admit
 from mjtable.event import eventfile, seating, sheets, store
 from mjtable.event import standings as S
+from mjtable.link import port as findport
 
 
 def _common(p, event=True):
@@ -93,13 +95,21 @@ def add_parsers(sub):
     a.set_defaults(func=sheet)
     a = es.add_parser("import", help="hand-log files copied off tables (DIR/TABLE_ID/h*.log)")
     a.add_argument("dirs", nargs="+", metavar="DIR")
-    a.add_argument("--key", metavar="HEX", help="the tables' key, to check the seals")
+    _key(a)
+    admit.add_arguments(a)
     _common(a, event=False)
     a.set_defaults(func=import_cmd)
     a = es.add_parser("sync", help="an offline laptop's SQLite archive into --archive")
     a.add_argument("source", metavar="FROM.sqlite")
+    _key(a)
+    admit.add_arguments(a)
     _common(a, event=False)
     a.set_defaults(func=sync_cmd)
+
+
+def _key(p):
+    p.add_argument("--key", metavar="HEX", help="the tables' key, to check the seals (default "
+                   "$MJTABLE_KEY or the key file, as for the table commands)")
 
 
 # --- helpers ---
@@ -326,18 +336,36 @@ def sheet(args):
 def import_cmd(args):
     from mjtable.event import importer
 
-    key = None
-    if args.key:
-        from mjtable.link.port import parse_key
-
-        key = parse_key(args.key, "--key")
+    accept = admit.from_args(args)
+    key = _load_key(args)
     ar = store.open_archive(args.archive, create=True)
-    st = importer.import_dirs(ar, args.dirs, key)
+    st = importer.import_dirs(ar, args.dirs, key, accept)
     print("%d log file(s): %d new, %d already archived, %d refused; %d hand(s) indexed"
           % (st["files"], st["new"], st["old"], len(st["bad"]), st["indexed"]))
-    for why in st["bad"]:
-        print("refused: %s" % why, file=sys.stderr)
-    return 1 if st["bad"] else 0
+    for v, path in st["bad"]:
+        print("refused: %s (%s)" % (admit.refusal(v, "mjtable event import %s" % " ".join(
+            args.dirs)), path), file=sys.stderr)
+    return _after(st)
+
+
+def _load_key(args):
+    key = findport.load_key(args.key)
+    if key is None:
+        print("no table key here (--key, $MJTABLE_KEY or %s): no seal can be checked, so every "
+              "log is refused unless accepted by name" % findport.key_file(), file=sys.stderr)
+    return key
+
+
+def _after(st) -> int:
+    """What an import or a sync found besides refusals: the chain's gaps, the
+    tables no event's match was started on; the exit code."""
+    for c in st["chain"]:
+        print("log chain: " + c)
+    for name, n in st["strays"].items():
+        print("table %s: %d log(s) of a table no event's match was started on: archived, in no "
+              "standings (`mjtable match start --event E --round R --table N` ties a table to "
+              "its match)" % (name, n))
+    return EXIT_REPORTED if st["bad"] or st["chain"] else EXIT_OK
 
 
 def sync_cmd(args):
@@ -345,15 +373,19 @@ def sync_cmd(args):
 
     if not os.path.isfile(args.source):
         raise BadInput("no archive at %s" % args.source)
+    accept = admit.from_args(args)
     src = archive.open_archive(args.source, create=False)
     dst = store.open_archive(args.archive, create=True)
     if os.path.abspath(src.path) == os.path.abspath(dst.path):
         raise BadInput("%s: that is the target archive itself" % args.source)
-    st = sync.sync(src, dst)
-    print("synced %s into %s: %d log(s) new, %d already there; %d ruleset(s); %d event(s), "
-          "%d draw(s), %d match(es), %d correction(s) new"
-          % (src.path, dst.path, st["logs"], st["had"], st["rulesets"], st["events"],
-             st["seats"], st["matches"], st["corrections"]))
+    st = sync.sync(src, dst, _load_key(args), accept)
+    print("synced %s into %s: %d log(s) new, %d already there, %d refused; %d ruleset(s); "
+          "%d event(s), %d draw(s), %d match(es), %d correction(s) new"
+          % (src.path, dst.path, st["logs"], st["had"], len(st["bad"]), st["rulesets"],
+             st["events"], st["seats"], st["matches"], st["corrections"]))
+    for v in st["bad"]:
+        print("refused: %s" % admit.refusal(v, "mjtable event sync %s" % args.source))
     for c in st["conflicts"]:
         print("conflict: %s" % c)
-    return 1 if st["conflicts"] else 0
+    code = _after(st)
+    return EXIT_REPORTED if st["conflicts"] else code

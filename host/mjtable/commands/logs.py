@@ -2,9 +2,13 @@
 
     mjtable logs list [--port P] [--archived]     logs on the table (or in the archive)
     mjtable logs pull [--port P] [--archive PATH] [--no-ack] [--all]
+                      [--accept LOGS --by REFEREE [--reason TEXT]]
 
-How a pull checks, archives and acknowledges each log: mjtable.tableops.logs.
-A log that fails a check, a GAP in the logs' chain or a REUSED ID: exit 1.
+How a pull checks, archives and acknowledges each log: mjtable.tableops.logs,
+by the policy every way into an archive keeps (mjtable.archive.admit). A log
+refused (damaged, forged, unsealed and not accepted by name, another copy of
+an id archived) or a GAP in the logs' chain: exit 1; an acknowledgement the
+table did not take: exit 3.
 """
 
 from __future__ import annotations
@@ -12,7 +16,8 @@ from __future__ import annotations
 import os
 import sys
 
-from mjtable import archive
+from mjtable import EXIT_LINK, EXIT_OK, EXIT_REPORTED, archive
+from mjtable.archive import admit
 from mjtable.link import port as findport
 from mjtable.tableops import logs as T
 
@@ -31,9 +36,7 @@ def add_parsers(sub):
     archive.add_argument(b)
     b.add_argument("--no-ack", action="store_true", help="keep the logs on the table")
     b.add_argument("--all", action="store_true", help="also pull the hand in play")
-    b.add_argument("--accept-unsealed", action="store_true",
-                   help="acknowledge unsealed logs too (hands cut by a power cut or a "
-                        "failed write, or played before the table had its key)")
+    admit.add_arguments(b)
     b.add_argument("--quiet", action="store_true", help="no progress bar")
     b.set_defaults(func=pull)
 
@@ -87,6 +90,7 @@ class Bar:
 
 
 def pull(args):
+    args.accepting = admit.from_args(args)
     if args.archive and os.path.exists(args.archive):  # a foreign file: refused first
         archive.open_archive(args.archive, create=False).close()
     link = findport.connect(args)
@@ -94,7 +98,9 @@ def pull(args):
     st, chain = T.pull_all(link, ar, args, lambda label: Bar(label, args.quiet))
     for c in chain:
         print("log chain: " + c)
-    print("table %s: %d log(s) pulled, %d new, %d acknowledged, %d damaged%s; archive %s"
-          % (link.table_id.hex(), st["pulled"], st["new"], st["acked"], len(st["bad"]),
+    print("table %s: %d log(s) pulled, %d new, %d acknowledged, %d refused%s; archive %s"
+          % (findport.table_name(link), st["pulled"], st["new"], st["acked"], len(st["bad"]),
              ", %d chain problem(s)" % len(chain) if chain else "", ar.path))
-    return 1 if st["bad"] or chain else 0
+    if st["unacked"]:
+        return EXIT_LINK
+    return EXIT_REPORTED if st["bad"] or chain else EXIT_OK

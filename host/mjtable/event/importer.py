@@ -2,27 +2,30 @@
 import`): a table whose link is dead, or a generated event (tools/event_gen.py).
 
 Layout: DIR/TABLE_ID/h<id>.log (TABLE_ID: the table's 8-byte id in hex, as
-`mjtable info` shows it), or DIR itself named so. Each file gets the checks
-of `logs pull` (every record's CRC, the hash chain, the header's log id, the
-seal's MAC when the key is given) and is archived as a pull would archive
-it, idempotent on (table, log, chain head); a file failing a check is
-reported and not archived. One transaction per table folder: an import cut
-short leaves whole folders or nothing of one.
+`mjtable info --json` shows it), or DIR itself named so. Each file is judged
+by the policy every way into an archive keeps (mjtable.archive.admit: the
+CRCs, the chain, the header's log id, the seal with the table key; unsealed
+or unchecked only when accepted by name; the first copy of an id stands)
+and archived as a pull would archive it. One transaction per table folder:
+an import cut short leaves whole folders or nothing of one. Then it says
+what the logs' chain shows missing, and which tables no event's match was
+started on (their hands are in no standings).
 """
 
 from __future__ import annotations
 
 import os
 import re
-import time
 
 from mjtable import BadInput
+from mjtable.archive import admit
 from mjtable.event import store
 from mjtable.logs import logfmt
 from mjtable.tableops.logs import rules_crc
 
 _TID = re.compile(r"^[0-9a-f]{16}$")
 _LOG = re.compile(r"^h(\d+)\.log$")
+WAY = "event import"
 
 
 def _tables(d: str) -> list:
@@ -39,61 +42,59 @@ def _tables(d: str) -> list:
     return out
 
 
-def read_table(tid: str, folder: str, key) -> tuple:
-    """([(table, log id, head hex, size, data, seal, rules crc, pulled_at)], [refusals])."""
-    rows: list = []
-    bad: list = []
-    now = int(time.time())
+def read_table(folder: str) -> list:
+    """[(log id, bytes, path)] of a table folder's log files, by id."""
     names = [(int(m.group(1)), n) for n in os.listdir(folder) for m in [_LOG.match(n)] if m]
+    out = []
     for lid, n in sorted(names):
         path = os.path.join(folder, n)
         with open(path, "rb") as f:
-            data = f.read()
-        try:
-            log = logfmt.parse(data)
-        except logfmt.LogDamaged as e:
-            bad.append("%s: damaged: %s" % (path, e))
-            continue
-        if log.log_id != lid:
-            bad.append("%s: its header says log %d" % (path, log.log_id))
-            continue
-        seal = logfmt.check_seal(log, bytes.fromhex(tid), key)
-        if seal == "FORGED":
-            bad.append("%s: seal MAC wrong (not this table's key, or altered)" % path)
-            continue
-        rows.append((tid, log.log_id, log.head.hex(), len(data), data, seal, rules_crc(log),
-                     now, store.hand_facts(log)))
-    return rows, bad
+            out.append((lid, f.read(), path))
+    return out
 
 
-def put_logs(ar, rows) -> int:
-    """Archive rows (read_table's) and index them, in one transaction;
-    returns how many logs were new."""
-    if not rows:
-        return 0
-    with ar.db:
-        cur = ar.db.executemany("INSERT OR IGNORE INTO logs (table_id, log_id, head, size, data,"
-                                " seal, rules_crc, pulled_at) VALUES (?,?,?,?,?,?,?,?)",
-                                [r[:8] for r in rows])
-        new = cur.rowcount
-        ids = {(lid, head): row for row, lid, head in ar.db.execute(
-            "SELECT id, log_id, head FROM logs WHERE table_id=?", (rows[0][0],))}
-        index = []
-        for tid, lid, head, size, _data, seal, _crc, _at, (pts, t0, dur, na) in rows:
-            index.append((ids[(lid, head)], tid, lid, size, pts, t0, dur, seal, na))
-        store.put_index(ar, index, tx=False)  # parsed once: the index needs no second read
-    return new
+def import_table(ar, tid: str, files, key, accept, st) -> None:
+    """Judge and archive one table's files (read_table's), index what came
+    in, and count it all in st (import_dirs')."""
+    vs = admit.admit_many(ar, tid, [(lid, data) for lid, data, _ in files], key, accept, WAY,
+                          rules_crc=rules_crc)
+    batch = []
+    for v, (_, data, path) in zip(vs, files, strict=True):
+        st["files"] += 1
+        if v.refused:
+            st["bad"].append((v, path))
+        elif v.status == "same":
+            st["old"] += 1
+        else:
+            st["new"] += 1
+            st["taken"].append((tid, v.lid, v.log))
+            pts, t0, dur, na = store.hand_facts(v.log)
+            batch.append((v.row, tid, v.lid, len(data), pts, t0, dur, v.seal, na))
+    st["indexed"] += store.put_index(ar, batch)
 
 
-def import_dirs(ar, dirs, key) -> dict:
-    st = {"files": 0, "new": 0, "old": 0, "bad": [], "indexed": 0}
+def import_dirs(ar, dirs, key, accept=admit.NOBODY) -> dict:
+    """Import every table folder under dirs. The tally: files, new, old (there
+    already), bad [(Verdict, path)], indexed, chain problems, strays (tables
+    no event's match was started on: {name: logs})."""
+    st = {"files": 0, "new": 0, "old": 0, "bad": [], "indexed": 0, "taken": [], "chain": []}
     for d in dirs:
         for tid, folder in _tables(d):
-            rows, bad = read_table(tid, folder, key)
-            st["bad"] += bad
-            st["files"] += len(rows) + len(bad)
-            new = put_logs(ar, rows)
-            st["new"] += new
-            st["old"] += len(rows) - new
-    st["indexed"] = store.index(ar)
+            import_table(ar, tid, read_table(folder), key, accept, st)
+    st["indexed"] += store.index(ar)  # anything an earlier run left unindexed
+    after(ar, st)
     return st
+
+
+def after(ar, st) -> None:
+    """What the logs just archived (st["taken"]: (table, log id, parsed log))
+    show: the chain's gaps (st["chain"]) and the tables in no event
+    (st["strays"])."""
+    by_table: dict = {}
+    for tid, lid, log in st["taken"]:
+        by_table.setdefault(tid, []).append((lid, log))
+    for tid, taken in sorted(by_table.items()):
+        st["chain"] += admit.chain_problems(ar, tid, None, sorted(taken, key=lambda t: t[0]))
+    known = store.match_tables(ar)
+    st["strays"] = {logfmt.table_name(t): len(v) for t, v in sorted(by_table.items())
+                    if t not in known}

@@ -58,7 +58,9 @@ def _page(pdf, s) -> None:
     for h in s["hands"]:
         _row(pdf, w, [str(h["n"]), str(h["hand_id"]), h["log"],
                       "+%s (%s)" % (mmss(h["at_ms"]), mmss(h["length_ms"]))]
-             + [signed(v) for v in h["points"]] + [h["seal"] + ("" if h["counted"] else " *")])
+             + [signed(v) for v in h["points"]]
+             + [("by name \u2020" if h["accepted"] else h["seal"])
+                + ("" if h["counted"] else " *")])
     blank = [""] * 3
     _row(pdf, w, ["table total"] + blank + [signed(p["table_points"]) for p in s["seats"]] + [""],
          bold=True, span=4)
@@ -72,8 +74,11 @@ def _page(pdf, s) -> None:
     if any(not h["counted"] for h in s["hands"]):
         pdf.cell(0, 5, "* past the match length: not counted", new_x="LMARGIN", new_y="NEXT")
     if s["pending"]:
-        pdf.cell(0, 5, "%d hand(s) without a result (in play when pulled, or cut short): "
-                 "not counted" % s["pending"], new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(0, 5, "%d hand(s) without a result that counts (in play when pulled, cut "
+                       "short, or unsealed and not accepted by name): not counted" % s["pending"],
+                       new_x="LMARGIN", new_y="NEXT")
+    for m in s["marks"]:
+        pdf.multi_cell(0, 5, "\u2020 " + m, new_x="LMARGIN", new_y="NEXT")
     for c in s["corrections"]:
         pdf.multi_cell(0, 5, "Correction #%d %s %s %s: %s (by %s, %s)" % (
             c["id"], c["player"], signed(c["points"]), c["kind"], c["reason"], c["referee"],

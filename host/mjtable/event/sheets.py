@@ -18,6 +18,8 @@ import time
 
 import jinja2
 
+from mjtable.logs.logfmt import table_name
+
 WINDS = ("东 East", "南 South", "西 West", "北 North", "Seat 5")
 _ENV = jinja2.Environment(
     loader=jinja2.FileSystemLoader(os.path.join(os.path.dirname(__file__), "templates")),
@@ -68,6 +70,24 @@ def correction_dict(c) -> dict:
             "at": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(at))}
 
 
+def log_name(h) -> str:
+    """A hand's table:log for people (TBLA0001:12)."""
+    return "%s:%d" % (table_name(h.table_id), h.log_id)
+
+
+def match_marks(mt) -> list:
+    """What a match's result rests on besides logs sealed with the table
+    key, one text each: hands a referee accepted by name."""
+    return ["accepted by name: %s by %s%s" % (log_name(h), h.accepted,
+                                               " (%s)" % h.reason if h.reason else "")
+            for h in mt.accepted]
+
+
+def seal_text(h) -> str:
+    """A hand's seal as the sheets show it."""
+    return "%s, accepted by %s" % (h.seal, h.accepted) if h.accepted else h.seal
+
+
 # --- seating ---
 
 def seating_rows(ev, tables) -> list:
@@ -98,21 +118,27 @@ def standings_data(ev, rnd, matches, rows, corrections) -> dict:
     out = []
     for r in rows:
         rounds = {}
+        marks: list = []
         for k, mt in sorted(r.rounds.items()):
             s = r.seat[k]
             rounds[str(k)] = {"table": mt.table_no, "seat": WINDS[s].split()[1],
                               "place": mt.place[s], "placement_points": mt.pp[s],
                               "raw_points": mt.raw[s], "table_points": mt.raw_table[s],
-                              "hands": len(mt.counted)}
+                              "hands": len(mt.counted), "marks": match_marks(mt)}
+            marks += rounds[str(k)]["marks"]
         out.append(dict(_who(ev, r.pid), rank=r.rank, placement_points=r.pp, raw_points=r.raw,
                         firsts=r.firsts, matches=r.matches, decided_by=r.decided_by,
-                        rounds=rounds,
+                        rounds=rounds, marks=marks,
                         corrections=[correction_dict(c)["id"] for c in r.corrected]))
     played = sorted({k[0] for k, m in matches.items() if m.counted})
+    accepted = [{"log": log_name(h), "hand_id": h.row, "round": k[0], "table": k[1],
+                 "by": h.accepted, "reason": h.reason}
+                for k, m in sorted(matches.items()) for h in m.accepted]
     return {"event": ev.eid, "name": ev.name, "dates": ev.dates, "ruleset": ev.rs.name,
             "after_round": rnd, "rounds_played": played,
             "placement_points": ev.placement_points, "tiebreaks": ev.tiebreaks,
-            "standings": out,
+            "standings": out, "accepted": accepted,
+            "marks": sorted({m for p in out for m in p["marks"]}),
             "corrections": [correction_dict(c) for c in corrections if c[1] <= rnd]}
 
 
@@ -121,11 +147,13 @@ def standings_text(d) -> str:
     out.append("%4s  %-8s %-16s %9s %8s %6s  %s" % ("rank", "id", "player", "place pts", "raw",
                                                   "firsts", "decided by"))
     for r in d["standings"]:
-        mark = " *" if r["corrections"] else ""
+        mark = (" *" if r["corrections"] else "") + (" \u2020" if r["marks"] else "")
         out.append("%4d  %-8s %s %9s %8s %6d  %s%s" % (
             r["rank"], r["id"], pad(r["name"], 16), num(r["placement_points"]),
             signed(r["raw_points"]),
             r["firsts"], r["decided_by"], mark))
+    for m in d["marks"]:
+        out.append("\u2020 " + m)
     if d["corrections"]:
         out.append("* corrected: " + "; ".join(
             "#%d round %d %s %s %s (%s, by %s)" % (c["id"], c["round"], c["player"],
@@ -142,7 +170,7 @@ def standings_csv(d) -> str:
     w = csv.writer(f)
     rounds = [str(r) for r in range(1, d["after_round"] + 1)]
     head = ["rank", "id", "name", "latin", "club", "placement_points", "raw_points", "firsts",
-            "matches", "decided_by", "corrections"]
+            "matches", "decided_by", "corrections", "marks"]
     for r in rounds:
         head += ["r%s_table" % r, "r%s_seat" % r, "r%s_place" % r, "r%s_raw" % r,
                  "r%s_points" % r]
@@ -150,7 +178,7 @@ def standings_csv(d) -> str:
     for p in d["standings"]:
         row = [p["rank"], p["id"], p["name"], p["latin"], p["club"], num(p["placement_points"]),
                p["raw_points"], p["firsts"], p["matches"], p["decided_by"],
-               " ".join("#%d" % c for c in p["corrections"])]
+               " ".join("#%d" % c for c in p["corrections"]), "; ".join(p["marks"])]
         for r in rounds:
             m = p["rounds"].get(r)
             row += ([m["table"], m["seat"], m["place"] or "", m["raw_points"],
@@ -171,16 +199,19 @@ def score_sheet_data(ev, mt, ar=None) -> dict:
     t_first = mt.hands[0].t0 if mt.hands else 0
     hands = []
     for k, h in enumerate(mt.hands):
-        hands.append({"n": k + 1, "hand_id": h.row, "log": "%s:%d" % (h.table_id, h.log_id),
+        hands.append({"n": k + 1, "hand_id": h.row, "log": log_name(h),
                       "at_ms": (h.t0 - t_first) & 0x3FFFFFFF, "length_ms": h.dur,
-                      "points": h.points, "seal": h.seal, "counted": h.counted})
+                      "points": h.points, "seal": seal_text(h), "counted": h.counted,
+                      "accepted": h.accepted})
     seats = []
     for s, pid in enumerate(mt.pids):
         seats.append(dict(_who(ev, pid), wind=WINDS[s], table_points=mt.raw_table[s],
                           raw_points=mt.raw[s], place=mt.place[s], placement_points=mt.pp[s]))
-    return {"event": ev.name, "round": mt.rnd, "table": mt.table_no, "table_id": mt.table_id,
+    return {"event": ev.name, "round": mt.rnd, "table": mt.table_no,
+            "table_id": table_name(mt.table_id) if mt.table_id else "",
             "started_at": mt.started_at, "ruleset": ev.rs.name, "seats": seats, "hands": hands,
-            "pending": mt.pending, "corrections": [correction_dict(c) for c in mt.corrections]}
+            "pending": mt.pending, "marks": match_marks(mt),
+            "corrections": [correction_dict(c) for c in mt.corrections]}
 
 
 def score_sheets_html(ev, sheets) -> str:
@@ -200,8 +231,9 @@ def player_record(ev, matches, rows, pid) -> dict:
             "opponents": [q for q in mt.pids if q != pid], "place": mt.place[s],
             "placement_points": mt.pp[s], "raw_points": mt.raw[s],
             "table_points": mt.raw_table[s],
-            "hands": [{"hand_id": h.row, "log": "%s:%d" % (h.table_id, h.log_id),
-                       "points": h.points[s], "counted": h.counted} for h in mt.hands],
+            "hands": [{"hand_id": h.row, "log": log_name(h), "points": h.points[s],
+                       "counted": h.counted, "accepted": h.accepted} for h in mt.hands],
+            "marks": match_marks(mt),
             "corrections": [correction_dict(c) for c in mt.corrections if c[2] == pid]})
     return out
 
@@ -216,8 +248,10 @@ def player_text(rec) -> str:
             signed(r["raw_points"]), "" if r["raw_points"] == r["table_points"]
             else " (table %s)" % signed(r["table_points"])))
         for h in r["hands"]:
+            note = ("" if h["counted"] else "  not counted") + (
+                "  accepted by name (%s)" % h["accepted"] if h["accepted"] else "")
             out.append("    hand %-6d %-22s %6s%s" % (h["hand_id"], h["log"], signed(h["points"]),
-                                                      "" if h["counted"] else "  not counted"))
+                                                      note))
         for c in r["corrections"]:
             out.append("    correction #%d %s %s: %s (by %s, %s)" % (
                 c["id"], signed(c["points"]), c["kind"], c["reason"], c["referee"], c["at"]))

@@ -4,8 +4,10 @@ A match's hands are its table's logs with ids above the match's after_log,
 up to the next match's on that table (store.bounds). A log pulled twice (in
 play, then whole) is one hand: the copy with an end-of-hand record, the
 longest, counts. Only hands with the table's end-of-hand record count
-(a hand in play or cut short has no result); hands past the match length are
-listed and not counted.
+(a hand in play or cut short has no result), and only those that stand by
+the archive's policy (mjtable.archive.admit): sealed with the table key, or
+accepted by name by a referee (HandRow.accepted: marked wherever it
+counts); hands past the match length are listed and not counted.
 
 Match: raw points = the sum of a seat's hand results (table points, the
 T_END record) plus the referees' raw corrections; placing by raw points;
@@ -34,6 +36,8 @@ class HandRow:
     dur: int  # ms
     seal: str
     counted: bool = True
+    accepted: str = ""  # the referee who took it by name (unsealed or unchecked), else ""
+    reason: str = ""
 
 
 @dataclass
@@ -54,6 +58,11 @@ class Match:
     @property
     def counted(self) -> list:
         return [h for h in self.hands if h.counted]
+
+    @property
+    def accepted(self) -> list:
+        """The counted hands a referee took by name."""
+        return [h for h in self.counted if h.accepted]
 
 
 def _round(x: float) -> float:
@@ -92,17 +101,24 @@ def _hands(mt: Match, rows: list, after: int, bounds: list, limit: int) -> None:
         lid = r[2]
         if lid <= after or upper is not None and lid > upper:
             continue
-        key = (r[4] != "", r[3])  # a copy with a result first, then the longest
+        key = (_stands(r), r[3])  # a copy with a result that stands first, then the longest
         if lid not in best or key > best[lid][0]:
             best[lid] = (key, r)
     for lid in sorted(best):
         r = best[lid][1]
-        if r[4] == "":
+        if not _stands(r):
             mt.pending += 1
             continue
-        h = HandRow(r[0], r[1], r[2], [int(v) for v in r[4].split(",")], r[5], r[6], r[7])
+        h = HandRow(r[0], r[1], r[2], [int(v) for v in r[4].split(",")], r[5], r[6], r[7],
+                    accepted=r[9] or "", reason=r[10] or "")
         h.counted = not limit or len(mt.counted) < limit
         mt.hands.append(h)
+
+
+def _stands(r) -> bool:
+    """A hand row (store.hands_of) with a result that counts: the table's
+    end-of-hand record, under its seal or taken by name."""
+    return r[4] != "" and (r[7] == "valid" or r[9] is not None)
 
 
 def _result(mt: Match, ev, corr: list) -> None:

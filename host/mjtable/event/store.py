@@ -175,6 +175,11 @@ def matches(ar, eid: str) -> list:
                          (eid,)).fetchall()
 
 
+def match_tables(ar) -> set:
+    """The physical tables (hex ids) any event's match was started on."""
+    return {r[0] for r in ar.db.execute("SELECT DISTINCT table_id FROM ev_matches")}
+
+
 def last_log_id(ar, table_id: str) -> int:
     r = ar.db.execute("SELECT MAX(log_id) FROM logs WHERE table_id=?", (table_id,)).fetchone()
     return r[0] if r and r[0] is not None else 0
@@ -237,9 +242,17 @@ def hand_facts(log):
 
 
 def index(ar) -> int:
-    """Index the archived logs not indexed yet; returns how many were added."""
+    """Index the archived logs not indexed yet, and again those that grew (a
+    hand pulled in play, then whole: the same row); returns how many."""
     rows = ar.db.execute("SELECT l.id FROM logs l LEFT JOIN ev_hands h ON h.log_row = l.id"
-                         " WHERE h.log_row IS NULL ORDER BY l.id").fetchall()
+                         " WHERE h.log_row IS NULL OR h.size <> l.size ORDER BY l.id").fetchall()
+    stale = [r[0] for r in rows]
+    if stale:
+        with ar.db:
+            for i in range(0, len(stale), 500):
+                part = stale[i:i + 500]
+                ar.db.execute("DELETE FROM ev_hands WHERE log_row IN (%s)"
+                              % ",".join("?" * len(part)), part)
     n = 0
     batch: list = []
     for (row,) in rows:
@@ -270,14 +283,19 @@ def put_index(ar, batch, tx=True) -> int:
 
 
 def hands_of(ar, table_ids) -> list:
-    """[(log_row, table_id, log_id, size, points, t0, dur, seal, alerts)] of these tables."""
+    """[(log_row, table_id, log_id, size, points, t0, dur, seal, alerts,
+    accepted_by, reason)] of these tables; accepted_by: the referee who took
+    the log by name (archive.admit), else None."""
     out: list = []
     ids = sorted(set(table_ids))
     for i in range(0, len(ids), 200):
         part = ids[i:i + 200]
-        out += ar.db.execute("SELECT log_row, table_id, log_id, size, points, t0, dur, seal,"
-                             " alerts FROM ev_hands WHERE table_id IN (%s)"
-                             % ",".join("?" * len(part)), part).fetchall()
+        out += ar.db.execute(
+            "SELECT h.log_row, h.table_id, h.log_id, h.size, h.points, h.t0, h.dur, h.seal,"
+            " h.alerts, a.referee, a.reason FROM ev_hands h JOIN logs l ON l.id = h.log_row"
+            " LEFT JOIN accepted a ON a.table_id = l.table_id AND a.log_id = l.log_id"
+            " AND a.head = l.head WHERE h.table_id IN (%s)" % ",".join("?" * len(part)),
+            part).fetchall()
     return out
 
 

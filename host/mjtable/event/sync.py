@@ -1,38 +1,45 @@
 """`mjtable event sync FROM.sqlite --archive postgresql://...`: an offline
 laptop's archive into the event's.
 
-Everything is copied that the target lacks, in one transaction (a sync cut
-short copies nothing): rulesets, logs (by their unique key, table id, log id
-and chain head: a hand the target has already is not copied again, so a
-sync run twice, or of a laptop that also pulled online, duplicates nothing),
-events with their players, draws, matches, and corrections (append-only: one
-with the same event, round, player, points, reason, referee and time is
-already there). Where the two disagree (another draw of a round, a match on
-another table) the target's stands and the sync says so; nothing of the
-source is changed.
+Logs come in by the policy of every way into an archive (mjtable.archive.
+admit), judged again from their bytes with the table key: the source's seal
+column and its acceptances are that file's word, which anyone can edit, so a
+log the source took by name is refused here until a referee accepts it here.
+Each table's logs in one transaction (a hand the target has already is not
+copied again, so a sync run twice, or of a laptop that also pulled online,
+duplicates nothing). Then, in one transaction (cut short: none of it),
+everything else the target lacks: rulesets, events with their players,
+draws, matches, and the append-only tables (corrections: one with the same
+event, round, player, points, reason, referee and time is already there).
+Where the two disagree (another draw of a round, a match on another table)
+the target's stands and the sync says so; nothing of the source is changed.
 """
 
 from __future__ import annotations
 
 from mjtable import BadInput
-from mjtable.event import store
+from mjtable.archive import admit
+from mjtable.event import importer, store
+from mjtable.tableops.logs import rules_crc
 
 _BATCH = 500
+WAY = "event sync"
 
 
-def sync(src, dst) -> dict:
+def sync(src, dst, key, accept=admit.NOBODY) -> dict:
     store.ensure(dst)
-    st = {"logs": 0, "had": 0, "rulesets": 0, "events": 0, "seats": 0, "matches": 0,
-          "corrections": 0, "conflicts": []}
+    st = {"logs": 0, "had": 0, "bad": [], "taken": [], "chain": [], "rulesets": 0, "events": 0,
+          "seats": 0, "matches": 0, "corrections": 0, "conflicts": []}
+    _logs(src, dst, key, accept, st)
     with dst.db:
         for crc, name, blob in src.db.execute("SELECT crc, name, blob FROM rulesets"):
             cur = dst.db.execute("INSERT OR IGNORE INTO rulesets (crc, name, blob) VALUES (?,?,?)",
                                  (crc, name, bytes(blob)))
             st["rulesets"] += max(cur.rowcount, 0)
-        _logs(src, dst, st)
         if _has_events(src):
             _events(src, dst, st)
     st["indexed"] = store.index(dst)
+    importer.after(dst, st)
     return st
 
 
@@ -44,19 +51,30 @@ def _has_events(ar) -> bool:
         return False
 
 
-def _logs(src, dst, st) -> None:
-    q = src.db.execute("SELECT table_id, log_id, head, size, data, seal, rules_crc, pulled_at"
-                       " FROM logs ORDER BY id")
-    while True:
-        rows = q.fetchmany(_BATCH)
-        if not rows:
-            return
-        rows = [r[:4] + (bytes(r[4]),) + r[5:] for r in rows]
-        cur = dst.db.executemany("INSERT OR IGNORE INTO logs (table_id, log_id, head, size, data,"
-                                 " seal, rules_crc, pulled_at) VALUES (?,?,?,?,?,?,?,?)", rows)
-        n = max(cur.rowcount, 0)
-        st["logs"] += n
-        st["had"] += len(rows) - n
+def _logs(src, dst, key, accept, st) -> None:
+    """Each source log judged again (admit), a table's logs at a time."""
+    there = src.accepted()
+    tables = [r[0] for r in src.db.execute("SELECT DISTINCT table_id FROM logs ORDER BY 1")]
+    for tid in tables:
+        q = src.db.execute("SELECT log_id, data FROM logs WHERE table_id=? ORDER BY log_id, id",
+                           (tid,))
+        while True:
+            rows = q.fetchmany(_BATCH)
+            if not rows:
+                break
+            items = [(lid, bytes(data)) for lid, data in rows]
+            for v in admit.admit_many(dst, tid, items, key, accept, WAY, rules_crc=rules_crc):
+                if v.refused:
+                    took = [a for (t, lid, _h), a in there.items() if (t, lid) == (tid, v.lid)]
+                    if took and v.acceptable:
+                        v.why += " (accepted by name on the source by %s: that file's word)" \
+                            % took[0][0]
+                    st["bad"].append(v)
+                elif v.status == "same":
+                    st["had"] += 1
+                else:
+                    st["logs"] += 1
+                    st["taken"].append((tid, v.lid, v.log))
 
 
 def _events(src, dst, st) -> None:

@@ -57,6 +57,28 @@ class LinkError(Exception):
         super().__init__(msg or (name if detail is None else "%s (%d)" % (name, detail)))
 
 
+_WHY = {
+    "E_AUTH": "the table refused the request's MAC (the key here is not the table's, or "
+              "another program opened a session with the table meanwhile)",
+    "E_REPLAY": "the table took the request for a replay (another program opened a session "
+                "with the table meanwhile: one program at a time on a table's port)",
+    "E_BUSY": "the table is busy (a hand is in play, or a transfer under way)",
+    "E_NOKEY": "the table has no key yet (`mjtable key set`)",
+    "E_CHECK": "the bytes failed their check on the way",
+}
+
+
+def describe(e: LinkError) -> str:
+    """A link error for people: what the table said (or that it said
+    nothing) and its likely cause."""
+    text = str(e)
+    if text.startswith("no reply"):
+        return ("%s: the table did not answer (the cable, its power, or another program "
+                "talking to it on the port)" % text)
+    why = _WHY.get(ERRORS.get(e.status, ""))
+    return "%s: %s" % (text, why) if why else text
+
+
 # --- stuffing (COBS-253) ---
 
 
@@ -202,7 +224,10 @@ def find_table_ports() -> list:
 
 def open_port(port: Optional[str] = None, timeout: float = 2.0):
     """A pyserial Serial on `port` (a device or a pty path), or on the table found
-    by its USB ids. The baud rate is irrelevant for USB CDC and ptys."""
+    by its USB ids. The baud rate is irrelevant for USB CDC and ptys. The port
+    is locked for this process (flock, pyserial's exclusive=True, as mpremote
+    opens it): a second program that locks it too fails at once (port_busy
+    tells that failure) instead of mixing its frames into this session's."""
     import serial
 
     if port is None:
@@ -210,7 +235,15 @@ def open_port(port: Optional[str] = None, timeout: float = 2.0):
         if not found:
             raise LinkError(0, msg="no table found (USB VID 0x2E8A); give --port")
         port = found[0]
-    return serial.Serial(port, 115200, timeout=timeout, write_timeout=timeout)
+    return serial.Serial(port, 115200, timeout=timeout, write_timeout=timeout, exclusive=True)
+
+
+def port_busy(e: Exception) -> bool:
+    """True if open_port failed because another program holds the port's lock."""
+    import errno
+
+    return "exclusively lock" in str(e) or getattr(e, "errno", None) in (errno.EAGAIN,
+                                                                          errno.EBUSY)
 
 
 # --- the session ---

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import os
 
-from mjtable import BadInput
+from mjtable import BadInput, LinkTrouble, PortBusy
 from mjtable.link import client as L
+from mjtable.logs import logfmt
 
 
 def add_arguments(p, key: bool = True) -> None:
@@ -80,15 +81,36 @@ def connect(args, need_key: bool = False) -> L.Link:
     try:
         ser = L.open_port(port, timeout=min(args.timeout, 1.0))
     except Exception as e:  # pyserial's SerialException, OSError
+        if L.port_busy(e):
+            raise PortBusy("%s is in use by another program (another mjtable: a pull, the "
+                           "monitor, the live view; or mpremote): one program at a time talks "
+                           "to a table; nothing was sent to it. Run this again once that one "
+                           "has finished" % port) from None
         raise BadInput("cannot open %s: %s" % (port, e)) from None
     link = L.Link(ser, key=key, timeout=args.timeout)
     try:
         link.hello()
     except L.LinkError as e:
         ser.close()
-        raise BadInput("%s: the table does not answer (%s)" % (port, e)) from None
+        raise LinkTrouble("%s: the table does not answer (%s); nothing was sent to it: check "
+                          "the cable and its power, then run this again" % (port, e)) from None
     return link
+
+
+def trouble(e: Exception) -> LinkTrouble:
+    """The one line for a link that failed mid-command (a LinkError, or the
+    serial port gone: the cable pulled): what happened, that nothing was
+    lost, what to run next."""
+    what = L.describe(e) if isinstance(e, L.LinkError) else "the port failed (%s)" % e
+    return LinkTrouble("the table's link failed: %s. Nothing was lost: a log stays on the "
+                       "table until it is archived and acknowledged, a transfer the table has "
+                       "not committed is not used; run the command again" % what)
 
 
 def table_hex(link: L.Link) -> str:
     return link.table_id.hex()
+
+
+def table_name(link: L.Link) -> str:
+    """The table's id for people: its name (TBLA0001) when printable, else hex."""
+    return logfmt.table_name(link.table_id.hex())

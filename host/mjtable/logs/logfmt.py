@@ -120,6 +120,30 @@ def parse(data: bytes) -> HandLogFile:
     return out
 
 
+def table_name(tid_hex: str) -> str:
+    """A table's 8-byte id for people: its name when it is printable ASCII
+    (b"TBLA0001" -> "TBLA0001", trailing NULs dropped), else its hex."""
+    try:
+        raw = bytes.fromhex(tid_hex).rstrip(b"\x00")
+    except ValueError:
+        return tid_hex
+    if raw and all(0x21 <= b < 0x7F for b in raw):
+        return raw.decode("ascii")
+    return tid_hex
+
+
+def table_hex(name: str):
+    """The hex id of a table given by its name or its hex (table_name's
+    inverse), or None if it is neither."""
+    t = name.strip()
+    if len(t) == 16 and all(c in "0123456789abcdefABCDEF" for c in t):
+        return t.lower()
+    raw = t.encode("ascii", "replace")
+    if 0 < len(raw) <= 8 and all(0x21 <= b < 0x7F for b in raw):
+        return (raw + b"\x00" * (8 - len(raw))).hex()
+    return None
+
+
 def seal_mac(key: bytes, table_id: bytes, log_id: int, head_before: bytes) -> bytes:
     msg = SEAL_TAG + bytes(table_id) + struct.pack("<I", log_id) + head_before
     return hmac.new(key, msg, hashlib.sha256).digest()

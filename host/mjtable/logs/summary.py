@@ -18,6 +18,7 @@ from sichuan.settle import EV_PAY, EV_WIN
 
 from mjtable import archive
 from mjtable.logs import hands
+from mjtable.logs.logfmt import table_name
 
 
 def collect(paths) -> list:
@@ -44,7 +45,12 @@ def collect(paths) -> list:
     out = []
     for path, ids in keep.items():
         ar = archive.open_archive(path, create=False)
-        out += [summarise(ar, row) for row in ids]
+        took = ar.accepted()
+        for row in ids:
+            h = summarise(ar, row)
+            a = took.get((h["table"], h["log"], h["head"].hex()))
+            h["accepted"] = a[0] if a else ""
+            out.append(h)
         ar.close()
     out.sort(key=lambda h: (h["table"], h["log"]))
     return out
@@ -101,8 +107,20 @@ def mark_gaps(hs) -> list:
         else:
             h["chain"] = "log %d missing before it" % f[0]
             gaps.append("table %s: log %d is missing (log %d follows it)"
-                        % (h["table"], f[0], h["log"]))
+                        % (table_name(h["table"]), f[0], h["log"]))
     return gaps
+
+
+def stands(h) -> bool:
+    """A hand whose result counts: sealed with the table key, or accepted by
+    name by a referee (mjtable.archive.admit)."""
+    return h["points"] is not None and (h["seal"] == "valid" or bool(h.get("accepted")))
+
+
+def seal_text(h) -> str:
+    if h.get("accepted"):
+        return "%s, accepted by %s" % (h["seal"], h["accepted"])
+    return h["seal"] if stands(h) or h["points"] is None else h["seal"] + ", not counted"
 
 
 def standings(hs) -> list:
@@ -110,8 +128,10 @@ def standings(hs) -> list:
     tot: dict = {}
     n: dict = {}
     for h in hs:
-        for s, p in enumerate(h["points"] or ()):  # a hand with no result counts nothing
-            who = "%s/%s" % (h["table"], hands.SEAT_NAMES[s])
+        if not stands(h):  # no result, or one that is not the table's under its seal
+            continue
+        for s, p in enumerate(h["points"] or ()):
+            who = "%s/%s" % (table_name(h["table"]), hands.SEAT_NAMES[s])
             tot[who] = tot.get(who, 0) + p
             n[who] = n.get(who, 0) + 1
     order = sorted(tot, key=lambda w: (-tot[w], w))
@@ -128,7 +148,7 @@ def to_csv(hs) -> str:
                 "wins", "chain", "checked"])
     for h in hs:
         pts = list(h["points"] or ()) + [""] * (4 - len(h["points"] or ()))
-        w.writerow([h["table"], h["log"], h["rules"], h["seal"], *pts[:4],
+        w.writerow([table_name(h["table"]), h["log"], h["rules"], seal_text(h), *pts[:4],
                     "; ".join(h["wins"]), h.get("chain", "-"),
                     "yes" if h["checked"] else "DIFFERS"])
     return f.getvalue()
@@ -170,8 +190,9 @@ def to_html(hs, title: str, gaps=()) -> str:
             body += "".join("<div class='bad'>%s</div>" % e(d) for d in h["differences"])
         if h.get("chain", "-") not in ("ok", "-"):
             body += "<div class='bad'>%s</div>" % e(h["chain"])
-        seal = h["seal"] if h["seal"] == "valid" else "<span class='bad'>%s</span>" % e(h["seal"])
+        seal = h["seal"] if h["seal"] == "valid" else "<span class='bad'>%s</span>" % e(
+            seal_text(h))
         out.append("<tr><td>%s</td><td>%d</td><td>%s</td><td>%s</td>%s<td>%s</td></tr>"
-                   % (e(h["table"]), h["log"], e(h["rules"]), seal, cells, body))
+                   % (e(table_name(h["table"])), h["log"], e(h["rules"]), seal, cells, body))
     out.append("</table></body></html>\n")
     return "".join(out)

@@ -20,7 +20,8 @@ import sys
 import zlib
 from collections import deque
 
-from mjtable import BadInput
+from mjtable import BadInput, LinkTrouble
+from mjtable.archive import admit
 from mjtable.link import client as L
 from mjtable.link import protocol as P
 from mjtable.logs import logfmt
@@ -198,93 +199,59 @@ def pull_logs(link: L.Link, sizes, progress=None, save=None, window: int = 8):
         link.drain(seq for seq, _ in inflight)
 
 
-def chain_problems(ar, tid: str, on_table: set, taken: list) -> list:
-    """What the link records of the logs just archived say is missing: each
-    format 2 log names the log the table made before it (id, final head),
-    which must be on the table still or in the archive, whole."""
-    out = []
-    for lid, log in taken:
-        f = log.follows()
-        if f is None or f[0] == 0:  # a format 1 log; the table's first
-            continue
-        pid, head = f
-        if pid >= lid:
-            out.append("log %d follows log %d: the table's ids went back (flash reformatted?)"
-                       % (lid, pid))
-        elif pid in on_table or ar.has_log(tid, pid, head):
-            continue
-        elif ar.has_log(tid, pid):
-            out.append("log %d follows a log %d that is not the one in the archive (that "
-                       "copy was pulled while its hand was in play and the log is gone, or "
-                       "the id was used twice)" % (lid, pid))
-        else:
-            out.append("GAP: log %d, which log %d follows, is neither on the table nor in the "
-                       "archive: deleted before the host took it" % (pid, lid))
-    return out
-
-
 def new_tally() -> dict:
-    """What a pull counts: logs pulled, new rows, acks, damaged ids, chain
-    problems found while archiving, and (id, parsed log) of each archived."""
-    return {"pulled": 0, "new": 0, "acked": 0, "bad": [], "chain": [], "taken": []}
+    """What a pull counts: logs pulled (archived, or there already), new rows,
+    acks, refused ids, acks the table did not take, chain problems, and (id,
+    parsed log) of each archived."""
+    return {"pulled": 0, "new": 0, "acked": 0, "bad": [], "unacked": [], "chain": [],
+            "taken": []}
 
 
 def take(opts, ar, link, lid, data, newest, st):
-    """Verify one pulled log, archive it, acknowledge it (opts: .all, .no_ack,
-    .accept_unsealed as `mjtable logs pull` takes them); says what happened
+    """Judge one pulled log by the archive's policy (mjtable.archive.admit),
+    archive it, acknowledge it (opts: .all, .no_ack, .accepting (an
+    admit.Accept) as `mjtable logs pull` takes them); says what happened
     with print and counts it in the tally st (new_tally)."""
     tid = link.table_id.hex()
-    try:
-        log, seal = verify(data, link.table_id, link.key)
-    except logfmt.LogDamaged as e:
+    v = admit.examine(tid, lid, data, link.key)
+    if v.refused and v.why.startswith("DAMAGED"):
         st["bad"].append(lid)
-        print("log %d: DAMAGED, kept on the table: %s" % (lid, e))
+        print("log %d: %s; kept on the table" % (lid, v.why))
         ar.save_partial(tid, lid, 0, 0, b"")
         return
-    if log.log_id != lid:
-        st["bad"].append(lid)
-        print("log %d: DAMAGED, its header says log %d" % (lid, log.log_id))
-        return
-    if seal == "FORGED":
-        st["bad"].append(lid)
-        print("log %d: seal MAC WRONG (not this table's key, or altered); kept" % lid)
-        return
-    if seal == "unsealed" and newest and not opts.all:
+    if v.seal == "unsealed" and newest and not opts.all:
         print("log %d: hand in play, left for a later pull" % lid)
         return
-    row, how = ar.add_log(tid, lid, log.head, data, seal, rules_crc(log))
+    accept = getattr(opts, "accepting", None) or admit.NOBODY
+    v = admit.judge(v, accept, in_play=newest and opts.all)
+    if not v.refused:
+        admit.place(ar, tid, [(v, data)], accept, "logs pull", rules_crc)
+    n = len(v.log.records) if v.log is not None else 0
+    if v.refused:
+        st["bad"].append(lid)
+        print("log %d: %d records, seal %s: REFUSED, kept on the table: %s"
+              % (lid, n, v.seal, admit.refusal(v, "mjtable logs pull")))
+        return
     st["pulled"] += 1
-    st["new"] += how != "same"
+    st["new"] += v.status != "same"
     state = {"new": "archived as hand %d", "same": "already archived (hand %d)",
              "grown": "archived as hand %d (replacing the shorter copy pulled in play)",
-             "reused": "archived as hand %d"}[how] % row
-    if seal == "unsealed" and newest:
-        state += ", in play when pulled (no result yet)"
-    print("log %d: %d records, seal %s, %s" % (lid, len(log.records), seal, state))
-    if how != "same":
-        st["taken"].append((lid, log))
-    if how == "reused":
-        st["chain"].append("log %d: REUSED ID: the archive holds another log %d of this "
-                           "table (the table's flash reformatted, or the log replaced)"
-                           % (lid, lid))
-    if seal == "unsealed" and link.key is not None and not opts.accept_unsealed:
-        # A keyed table seals every hand it ends, so an unsealed log is a hand
-        # cut short (power cut, failed write: the table's INFO says repaired=
-        # or damaged=), one played before the key, or a sealed log cut on the
-        # flash: the table keeps it until someone has looked.
-        if newest:
-            print("log %d: hand in play, left on the table" % lid)
-            return
-        st["bad"].append(lid)
-        print("log %d: UNSEALED on a table with a key: kept on the table; once checked, "
-              "`mjtable logs pull --accept-unsealed` takes it" % lid)
-        return
-    if not opts.no_ack and link.key is not None:
+             "in play": "archived as hand %d, in play when pulled (no result yet)"
+             }[v.status] % v.row
+    if v.by:
+        state += ", accepted by name (by %s)" % v.by
+    print("log %d: %d records, seal %s, %s" % (lid, n, v.seal, state))
+    if v.status != "same":
+        st["taken"].append((lid, v.log))
+    if v.stands and not opts.no_ack and link.key is not None:
         try:
-            link.request(P.CMD_ACK, struct.pack("<I", lid) + log.head, auth=True)
+            link.request(P.CMD_ACK, struct.pack("<I", lid) + v.log.head, auth=True)
             st["acked"] += 1
         except L.LinkError as e:
-            print("log %d: not acknowledged (%s)" % (lid, e))
+            st["unacked"].append(lid)
+            print("log %d: archived, but the table did not take its acknowledgement: %s; the "
+                  "log stays on the table (nothing is lost) and the next `mjtable logs pull` "
+                  "acknowledges it" % (lid, L.describe(e)))
 
 
 def pull_all(link: L.Link, ar, opts, progress) -> tuple:
@@ -328,7 +295,10 @@ def pull_all(link: L.Link, ar, opts, progress) -> tuple:
             bar.end()
             for lid, data in got:  # what arrived whole is kept
                 take(opts, ar, link, lid, unwhiten(data), False, st)
-            raise BadInput("pull cut (%s); run `mjtable logs pull` again to resume" % e) from None
+            raise LinkTrouble("pull cut after %d whole log(s): %s. Nothing was lost: the logs "
+                              "not archived stay on the table, the bytes that arrived are kept; "
+                              "run `mjtable logs pull` again to resume"
+                              % (len(got), L.describe(e))) from None
         bar.end()
         for lid, data in got:
             take(opts, ar, link, lid, unwhiten(data), False, st)
@@ -362,11 +332,12 @@ def pull_all(link: L.Link, ar, opts, progress) -> tuple:
                 start = b""
                 data = get(start)
             else:
-                raise BadInput("log %d: pull cut (%s); run `mjtable logs pull` again to "
-                               "resume" % (lid, e)) from None
+                raise LinkTrouble("log %d: pull cut: %s. Nothing was lost: it stays on the "
+                                  "table, the bytes that arrived are kept; run `mjtable logs "
+                                  "pull` again to resume" % (lid, L.describe(e))) from None
         bar.end()
         if start:
             print("log %d: resumed at byte %d" % (lid, len(start)))
         take(opts, ar, link, lid, unwhiten(data), playing, st)
-    chain = st["chain"] + chain_problems(ar, tid, {lid for lid, _ in logs}, st["taken"])
+    chain = st["chain"] + admit.chain_problems(ar, tid, {lid for lid, _ in logs}, st["taken"])
     return st, chain
