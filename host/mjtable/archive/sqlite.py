@@ -108,6 +108,8 @@ class Archive:
             if create:
                 self.db.executescript(SCHEMA)
         except sqlite3.DatabaseError as e:
+            if "locked" in str(e) or "disk i/o" in str(e).lower():
+                raise trouble(e, self.path) from None
             raise BadInput("%s: not a usable archive: %s" % (self.path, e)) from None
 
     def _ours(self) -> bool:

@@ -75,6 +75,8 @@ def describe(e: LinkError) -> str:
     if text.startswith("no reply"):
         return ("%s: the table did not answer (the cable, its power, or another program "
                 "talking to it on the port)" % text)
+    if text.startswith("the port failed"):
+        return "%s: the table did not answer (the cable pulled, or its power lost)" % text
     why = _WHY.get(ERRORS.get(e.status, ""))
     return "%s: %s" % (text, why) if why else text
 
@@ -283,6 +285,8 @@ class Link:
                 n = os.write(fd, view)
             except BlockingIOError:
                 n = 0
+            except OSError as e:  # EIO: the other end is gone (cable, power)
+                raise LinkError(0, msg="the port failed (%s)" % (e.strerror or e)) from None
             view = view[n:]
             if view and not select.select([], [fd], [], max(0.0, deadline - time.monotonic()))[1]:
                 raise LinkError(0, msg="write timed out")
@@ -334,6 +338,8 @@ class Link:
                 return os.read(fd, 65536)
             except BlockingIOError:
                 return b""
+            except OSError as e:  # EIO: the other end is gone (cable, power)
+                raise LinkError(0, msg="the port failed (%s)" % (e.strerror or e)) from None
         # pyserial's read(n) waits for n bytes: ask for what is there
         waiting = getattr(self.stream, "in_waiting", None)
         if waiting is None:
