@@ -45,6 +45,30 @@ class PortBusy(Trouble):
     code = EXIT_PORT_BUSY
 
 
+def number(text: str) -> float:
+    """argparse type: a finite number (not nan, not inf)."""
+    import argparse
+    import math
+
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a number" % text) from None
+    if not math.isfinite(v):
+        raise argparse.ArgumentTypeError("%r is not a finite number" % text)
+    return v
+
+
+def seconds(text: str) -> float:
+    """argparse type: seconds, 0 to a day."""
+    import argparse
+
+    v = number(text)
+    if not 0 <= v <= 86400:
+        raise argparse.ArgumentTypeError("%s seconds: give 0 to 86400" % text)
+    return v
+
+
 def check_target(path, also=()):
     """BadInput unless path can take a new file: not a folder nor another
     kind of node (a device, say), in a folder that exists, and none of

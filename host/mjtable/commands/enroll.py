@@ -19,7 +19,7 @@ import time
 
 from sichuan import tiles
 
-from mjtable import BadInput
+from mjtable import BadInput, seconds
 from mjtable.link import client as L
 from mjtable.link import port as findport
 from mjtable.link import protocol as P
@@ -36,7 +36,7 @@ def add_parsers(sub):
     p.add_argument("--check", action="store_true", help="only report missing/duplicate tiles")
     p.add_argument("--yes", action="store_true", help="confirm each tile without asking")
     p.add_argument("--from-tile", type=int, default=0, help="start at this tile (0..107)")
-    p.add_argument("--wait", type=float, default=60.0, help="seconds to wait for each tile")
+    p.add_argument("--wait", type=seconds, default=60.0, help="seconds to wait for each tile")
     p.set_defaults(func=enroll)
 
 

@@ -22,7 +22,7 @@ import json
 import os
 import sys
 
-from mjtable import EXIT_OK, EXIT_REPORTED, BadInput, archive, write_file
+from mjtable import EXIT_OK, EXIT_REPORTED, BadInput, archive, number, write_file
 from mjtable.archive import admit
 from mjtable.event import eventfile, seating, sheets, store
 from mjtable.event import standings as S
@@ -75,7 +75,7 @@ def add_parsers(sub):
     _common(a)
     a.add_argument("--round", type=int, required=True, metavar="R")
     a.add_argument("--player", required=True, metavar="P")
-    a.add_argument("--points", type=float, required=True, metavar="N",
+    a.add_argument("--points", type=number, required=True, metavar="N",
                    help="added to the player's raw points of that match (negative: a penalty)")
     a.add_argument("--placement", action="store_true",
                    help="add to the placement points instead (the placings stay)")

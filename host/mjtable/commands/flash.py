@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 
-from mjtable import BadInput
+from mjtable import BadInput, seconds
 from mjtable.firmware import check, tree
 from mjtable.firmware import uf2 as U
 from mjtable.link import port as findport
@@ -36,7 +36,7 @@ def add_parsers(sub):
     p.add_argument("--drive", metavar="DIR",
                    help="the Pico's RPI-RP2 drive (default: found among the mounted drives)")
     findport.add_arguments(p, key=False)  # --port, --timeout: the link for the check
-    p.add_argument("--wait", type=float, default=60.0, metavar="S",
+    p.add_argument("--wait", type=seconds, default=60.0, metavar="S",
                    help="seconds to wait for the flashed table to answer (0: do not check)")
     p.set_defaults(func=flash)
 

@@ -19,7 +19,7 @@ import asyncio
 import re
 import sys
 
-from mjtable import BadInput, archive
+from mjtable import BadInput, archive, seconds
 
 DEFAULT_LISTEN = "127.0.0.1:8340"
 STANDINGS_EVERY = 5.0  # s between two reads of the archive's standings
@@ -36,7 +36,7 @@ def add_parsers(sub):
                    help="the public pages do not show concealed hands")
     p.add_argument("--referee", metavar="HOST:PORT", default=None,
                    help="a second address: no delay, every hand shown")
-    p.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for a reply")
+    p.add_argument("--timeout", type=seconds, default=2.0, help="seconds to wait for a reply")
     archive.add_argument(p)
     p.set_defaults(func=run)
 

@@ -11,7 +11,7 @@ import argparse
 
 from sichuan import ruleset
 
-from mjtable import BadInput, write_file
+from mjtable import BadInput, seconds, write_file
 from mjtable.link import port as findport
 from mjtable.rules import housepat, paramdoc, rulefile
 from mjtable.rules.names import PATTERN_ZH
@@ -80,7 +80,7 @@ def add_parsers(sub):
     u = rsub.add_parser("push", help="send a ruleset to the table (activated when whole and valid)")
     u.add_argument("spec", metavar="PRESET|FILE", help="preset, .toml rule file or blob")
     findport.add_arguments(u)
-    u.add_argument("--wait", type=float, default=60.0,
+    u.add_argument("--wait", type=seconds, default=60.0,
                    help="seconds to wait for a hand in play to end (default 60)")
     u.set_defaults(func=push)
     q = rsub.add_parser("pull", help="read the table's active ruleset")

@@ -16,7 +16,7 @@ import os
 import struct
 import time
 
-from mjtable import BadInput, archive
+from mjtable import BadInput, archive, seconds
 from mjtable.event import sheets, tablematch
 from mjtable.link import client as L
 from mjtable.link import port as findport
@@ -57,7 +57,7 @@ def add_parsers(sub):
     m.add_argument("op", choices=("start", "end"), metavar="start|end",
                    help="start a new match, or end the one under way")
     findport.add_arguments(m)
-    m.add_argument("--wait", type=float, default=0.0, metavar="S",
+    m.add_argument("--wait", type=seconds, default=0.0, metavar="S",
                    help="seconds to wait for a hand in play to end (default 0: refuse at once)")
     e = m.add_argument_group("an event's match (match start --event E --round R --table N)")
     e.add_argument("--event", metavar="E", help="the event this match belongs to")

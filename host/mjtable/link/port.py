@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from mjtable import BadInput, LinkTrouble, PortBusy
+from mjtable import BadInput, LinkTrouble, PortBusy, seconds
 from mjtable.link import client as L
 from mjtable.logs import logfmt
 
@@ -20,7 +20,7 @@ from mjtable.logs import logfmt
 def add_arguments(p, key: bool = True) -> None:
     p.add_argument("--port", metavar="P", default=None,
                    help="serial device or pty path of the table (default: found by USB id)")
-    p.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for a reply")
+    p.add_argument("--timeout", type=seconds, default=5.0, help="seconds to wait for a reply")
     if key:
         p.add_argument("--key", metavar="HEX", default=None,
                        help="the table key (default $MJTABLE_KEY or ~/.config/mjtable/key)")
