@@ -12,6 +12,8 @@
 #     --hands N        play N hands at once at start (logs to pull)
 #     --bots           keep playing hands at --pace ms per action (live events)
 #     --pace MS        (default 300); --seed N (default 1)
+#     --plant DIR      copy DIR's h<id>.log files (and `next`) onto the flash's log folder
+#                      before the table starts: what a player who edits the flash leaves
 # Prints "hostlink_peer: ready" once listening; runs until killed.
 import select
 import struct
@@ -41,7 +43,7 @@ MOUNT = "/flash"
 def parse(argv):
     o = {"path": None, "fd": -1, "key": None, "button": False, "id": b"VIRTUAL1",
          "flash": ROOT + "/build/virtual-flash.img", "fresh": False, "rules": None,
-         "hands": 0, "bots": False, "pace": 300, "seed": 1}
+         "hands": 0, "bots": False, "pace": 300, "seed": 1, "plant": None}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -51,7 +53,7 @@ def parse(argv):
         elif a == "--key":
             i += 1
             o["key"] = bytes.fromhex(argv[i])
-        elif a in ("--flash", "--rules"):
+        elif a in ("--flash", "--rules", "--plant"):
             i += 1
             o[a[2:]] = argv[i]
         elif a == "--id":
@@ -176,9 +178,27 @@ class Table:
         return (self.host.clock.now() * 1000) & 0x7FFFFFFF
 
 
+def plant(folder):
+    """Copy a folder's log files onto the flash, as they are."""
+    import os
+
+    try:
+        os.mkdir(MOUNT + "/logs")
+    except OSError:
+        pass
+    for n in os.listdir(folder):
+        if n == "next" or (n.startswith("h") and n.endswith(".log")):
+            with open(folder + "/" + n, "rb") as src:
+                data = src.read()
+            with open(MOUNT + "/logs/" + n, "wb") as dst:
+                dst.write(data)
+
+
 def main():
     o = parse(sys.argv[1:])
     mount(o["flash"], o["fresh"])
+    if o["plant"]:
+        plant(o["plant"])
     store.clean(MOUNT)
     if o["rules"] and store.load(MOUNT + "/ruleset.bin")[0] != store.OK:
         store.write(MOUNT + "/ruleset.bin", presets.get(o["rules"]).to_blob())

@@ -216,7 +216,7 @@ def take(opts, ar, link, lid, data, newest, st):
     v = admit.examine(tid, lid, data, link.key)
     if v.refused and v.why.startswith("DAMAGED"):
         st["bad"].append(lid)
-        print("log %d: %s; kept on the table" % (lid, v.why))
+        print("log %d: REFUSED, kept on the table: %s" % (lid, admit.refusal(v, "")))
         ar.save_partial(tid, lid, 0, 0, b"")
         return
     if v.seal == "unsealed" and newest and not opts.all:
