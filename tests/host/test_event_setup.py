@@ -39,7 +39,7 @@ def test_the_example_event_file_loads():
     ({"colour": '"red"'}, 8, "unknown key"),
     ({"ruleset": '"nosuch"'}, 8, "unknown preset"),
     ({"dates": '["2026-13-01"]'}, 8, "YYYY-MM-DD"),
-    ({}, 6, "multiple of 4"),
+    ({}, 5, "a table may be short one player"),
     ({"hands_per_match": "9"}, 8, "plays 8-hand matches"),
 ])
 def test_a_bad_event_file_is_refused_with_its_key(tmp_path, over, players, words):

@@ -24,15 +24,14 @@ import sys
 
 from mjtable import EXIT_OK, EXIT_REPORTED, BadInput, archive, number, write_file
 from mjtable.archive import admit
-from mjtable.event import eventfile, seating, sheets, store
+from mjtable.event import draw as drawing
+from mjtable.event import eventfile, people, sheets, store
 from mjtable.event import standings as S
 from mjtable.link import port as findport
 
 
 def _common(p, event=True):
-    p.add_argument("--archive", metavar="PATH|URL", default=None,
-                   help="SQLite file or postgresql://... (default %s)"
-                   % archive.default_path().replace("%", "%%"))
+    archive.add_argument(p)
     if event:
         p.add_argument("--event", metavar="E", help="event id (default: the only one)")
 
@@ -51,6 +50,11 @@ def add_parsers(sub):
     a = es.add_parser("draw", help="draw a round's tables and seats")
     _common(a)
     a.add_argument("--round", type=int, required=True, metavar="R")
+    a.add_argument("--method", choices=drawing.METHODS,
+                   help="random (round 1's way, from the seed) or swiss (by standing: later "
+                        "rounds' default)")
+    a.add_argument("--manual", metavar="FILE", help="seat the round as FILE says: a line a "
+                   "table, 'N: P1 P2 P3 P4' East first, '-' for a stand-in")
     a.add_argument("--force", action="store_true",
                    help="draw although the rounds before have matches without results")
     a.set_defaults(func=draw)
@@ -58,19 +62,56 @@ def add_parsers(sub):
     _common(a)
     a.add_argument("--round", type=int, required=True, metavar="R")
     a.add_argument("--html", metavar="OUT.html")
+    a.add_argument("--pdf", metavar="OUT.pdf")
     a.set_defaults(func=seating_sheet)
     a = es.add_parser("standings", help="standings after a round (default: the last played)")
     _common(a)
     a.add_argument("--round", type=int, metavar="R")
     a.add_argument("--html", metavar="OUT.html")
+    a.add_argument("--pdf", metavar="OUT.pdf")
     a.add_argument("--csv", metavar="OUT.csv", help="UTF-8 with BOM (spreadsheets read it so)")
     a.add_argument("--json", metavar="OUT.json", help="- for stdout")
     a.set_defaults(func=standings_cmd)
-    a = es.add_parser("player", help="a player's record, hand by hand")
+    a = es.add_parser(
+        "player", help="a player's record (show), or people changing: add, drop, sub, name",
+        description="show: a player's record, hand by hand. add: a late registration (before "
+                    "round 1 is drawn). drop: the player plays no more from --round on. sub: "
+                    "--id plays instead of --for from --round on, under their own id. name: a "
+                    "name, latin or club corrected. A change applies from the round it names "
+                    "(default: the player's first round not started); a drawn round whose "
+                    "match has not started changes with it, no draw again.")
+    a.add_argument("action", nargs="?", default="show", choices=PLAYER_ACTIONS)
     _common(a)
     a.add_argument("--id", required=True, metavar="P")
-    a.add_argument("--json", action="store_true")
+    a.add_argument("--json", action="store_true", help="show: print JSON")
+    a.add_argument("--for", dest="for_", metavar="P", help="sub: the player replaced")
+    a.add_argument("--round", type=int, metavar="R", help="drop, sub: from this round on")
+    a.add_argument("--name", help="add, sub, name: the name (汉字)")
+    a.add_argument("--latin", help="add, sub, name: pinyin or latin letters")
+    a.add_argument("--club")
+    a.add_argument("--reason", default="", help="changes: why (kept in the audit)")
+    a.add_argument("--by", default="", metavar="REFEREE", help="changes: who made it")
     a.set_defaults(func=player)
+    a = es.add_parser("result", help="a match result entered by hand (the table's hardware "
+                      "failed): marked so in every output, audited")
+    _common(a)
+    a.add_argument("--round", type=int, required=True, metavar="R")
+    a.add_argument("--table", type=int, required=True, metavar="N")
+    a.add_argument("--points", required=True, metavar="E,S,W,N",
+                   help="each seat's points for the match, East first (they add up to 0)")
+    a.add_argument("--hands", type=int, metavar="H", help="hands played (default: the match "
+                   "length)")
+    a.add_argument("--reason", required=True)
+    a.add_argument("--by", required=True, metavar="REFEREE")
+    a.set_defaults(func=result)
+    a = es.add_parser("clock", help="the round's clock for the hall, in step with the tables'")
+    _common(a)
+    a.add_argument("--round", type=int, metavar="R", help="default: the last round started")
+    a.add_argument("--follow", action="store_true", help="count down on this terminal until "
+                   "the time is up")
+    a.add_argument("--html", metavar="OUT.html", help="a page for the hall's screen that "
+                   "counts down by itself")
+    a.set_defaults(func=clock_cmd)
     a = es.add_parser("correct", help="a referee's penalty or correction (kept in the audit trail)")
     _common(a)
     a.add_argument("--round", type=int, required=True, metavar="R")
@@ -82,7 +123,8 @@ def add_parsers(sub):
     a.add_argument("--reason", required=True)
     a.add_argument("--by", required=True, metavar="REFEREE")
     a.set_defaults(func=correct)
-    a = es.add_parser("audit", help="every correction, in the order made")
+    a = es.add_parser("audit", help="every correction, change of people and result entered "
+                      "by hand, in the order made")
     _common(a)
     a.add_argument("--json", action="store_true")
     a.set_defaults(func=audit)
@@ -107,6 +149,9 @@ def add_parsers(sub):
     a.set_defaults(func=sync_cmd)
 
 
+PLAYER_ACTIONS = ("show", "add", "drop", "sub", "name")
+
+
 def _key(p):
     p.add_argument("--key", metavar="HEX", help="the tables' key, to check the seals (default "
                    "$MJTABLE_KEY or the key file, as for the table commands)")
@@ -129,8 +174,9 @@ def create(args):
     ev = eventfile.load(args.file)
     ar = store.open_archive(args.archive, create=True)
     new = store.add_event(ar, ev)
-    print("event %s: %s, %d players at %d tables, %d rounds, %s; %s"
-          % (ev.eid, ev.name, len(ev.players), ev.tables, ev.rounds, ev.rs.name,
+    print("event %s: %s, %s at %s, %s, %s; %s"
+          % (ev.eid, ev.name, sheets.plural(len(ev.players), "player"),
+             sheets.plural(ev.tables, "table"), sheets.plural(ev.rounds, "round"), ev.rs.name,
              "created" if new else "already there (same file)"))
     return 0
 
@@ -149,68 +195,34 @@ def show(args):
     print("ruleset %s; matches of %s; %d rounds; placement points %s; tie-breaks %s"
           % (ev.rs.name, " or ".join(limit), ev.rounds,
              "-".join(sheets.num(v) for v in ev.placement_points), ", ".join(ev.tiebreaks)))
-    print("%d players, %d tables; rounds drawn: %s; matches started: %d"
-          % (len(ev.players), ev.tables, ", ".join(str(r) for r in sorted(seats)) or "none",
-             len(ms)))
+    print("%s, %s; rounds drawn: %s; matches started: %d"
+          % (sheets.plural(len(ev.active(1)), "player"), sheets.plural(ev.tables, "table"),
+             ", ".join(str(r) for r in sorted(seats)) or "none", len(ms)))
+    for p in ev.players:
+        if sheets.status(p):
+            print("  %s %s: %s" % (p.pid, p.name, sheets.status(p)))
     return 0
 
 
 def draw(args):
     ar = store.open_archive(args.archive)
     ev = store.event_of(ar, args.event)
-    store.check_round(ev, args.round)
-    have = store.all_seats(ar, ev.eid)
-    if args.round in have:
-        raise BadInput("round %d of %s is drawn already" % (args.round, ev.eid))
-    missing = [r for r in range(1, args.round) if r not in have]
-    if missing:
-        raise BadInput("draw round %d first" % missing[0])
-    pids = [p.pid for p in ev.players]
-    if args.round == 1:
-        tables = seating.first_round(pids, ev.seats, ev.seed)
-    else:
-        store.index(ar)
-        ms = S.build(ar, ev, args.round - 1)
-        open_ = [m for m in ms.values() if not _complete(ev, m)]
-        if open_ and not args.force:
-            m = open_[0]
-            raise BadInput("round %d table %d has %d counted hand(s)%s: the standings are not "
-                           "final (%d such match(es)); --force draws anyway"
-                           % (m.rnd, m.table_no, len(m.counted),
-                              "" if m.table_id else ", not started", len(open_)))
-        ranked = [r.pid for r in S.table(ev, ms)]
-        tables = seating.next_round(ranked, have, ev.seats, ev.rounds, ev.seed)
+    manual = _read_text(args.manual) if args.manual else None
+    tables, note = drawing.draw(ar, ev, args.round, args.method, manual, args.force)
     store.save_seats(ar, ev.eid, args.round, tables)
-    rep = seating.repeats(list(tables.values()), _meets(have))
-    have[args.round] = tables
-    print("round %d of %s drawn: %d tables; %s" % (args.round, ev.eid, len(tables),
-                                                 _draw_note(ev, have, rep)))
+    print("round %d of %s drawn: %s; %s" % (args.round, ev.eid,
+                                           sheets.plural(len(tables), "table"), note))
     return 0
 
 
-def _draw_note(ev, history, rep) -> str:
-    """The repeat meetings of the round just drawn and of the rounds drawn so
-    far (and whether no draw could have fewer), and the winds."""
-    total = seating.extra_meetings(history)
-    floor = seating.fewest_possible(len(ev.players), ev.seats, len(history))
-    winds = seating.wind_repeats(history, ev.seats)
-    span = "round 1" if len(history) == 1 else "rounds 1-%d" % len(history)
-    return "%d repeat meeting(s), %d in %s%s; %s" % (
-        rep, total, span,
-        " (the fewest there can be)" if total and total == floor else "",
-        "winds balanced" if not winds else "%d wind(s) sat twice in a block" % winds)
-
-
-def _meets(history):
-    met = seating.met_pairs(history)
-    return lambda a, b: met.get((a, b) if a < b else (b, a), 0)
-
-
-def _complete(ev, m) -> bool:
-    """A match whose result stands: hands counted, none in play, and as many
-    as the match length asks (fewer in a timed match: the time ran out)."""
-    n = len(m.counted)
-    return n > 0 and not m.pending and (not ev.hands or n >= ev.hands or bool(ev.minutes))
+def _read_text(path: str) -> str:
+    try:
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8")
+    except OSError as e:
+        raise BadInput("%s: cannot read: %s" % (path, e.strerror or e)) from None
+    except UnicodeDecodeError:
+        raise BadInput("%s: not UTF-8 text" % path) from None
 
 
 def seating_sheet(args):
@@ -221,8 +233,14 @@ def seating_sheet(args):
     if not tables:
         raise BadInput("round %d of %s is not drawn yet (`mjtable event draw --round %d`)"
                        % (args.round, ev.eid, args.round))
+    _outputs(args, ("html", "pdf"), [ar.path])
     if args.html:
         write_file(args.html, sheets.seating_html(ev, args.round, tables), [ar.path])
+    if args.pdf:
+        from mjtable.event import pdf
+
+        write_file(args.pdf, pdf.seating(ev, args.round, sheets.seating_rows(ev, tables)),
+                   [ar.path])
     print(sheets.seating_text(ev, args.round, tables), end="")
     return 0
 
@@ -235,7 +253,7 @@ def _standings(ar, ev, rnd):
 
 def _last_played(ar, ev) -> int:
     ms = store.matches(ar, ev.eid)
-    return max((m[0] for m in ms), default=0)
+    return max([m[0] for m in ms] + [p[1] for p in store.papers(ar, ev.eid)], default=0)
 
 
 def standings_cmd(args):
@@ -244,12 +262,16 @@ def standings_cmd(args):
     rnd = args.round if args.round is not None else _last_played(ar, ev)
     if args.round is not None:
         store.check_round(ev, rnd)
-    _outputs(args, ("html", "csv", "json"), [ar.path])
+    _outputs(args, ("html", "csv", "json", "pdf"), [ar.path])
     data = S.document(ar, ev.eid, rnd)
     if args.html:
         write_file(args.html, sheets.standings_html(data), [ar.path])
     if args.csv:
         write_file(args.csv, sheets.standings_csv(data), [ar.path])
+    if args.pdf:
+        from mjtable.event import pdf
+
+        write_file(args.pdf, pdf.standings(data), [ar.path])
     if args.json == "-":
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
@@ -262,23 +284,78 @@ def standings_cmd(args):
 def player(args):
     ar = store.open_archive(args.archive)
     ev = store.event_of(ar, args.event)
-    ev.player(args.id)
-    ms, rows = _standings(ar, ev, None)
-    rec = sheets.player_record(ev, ms, rows, args.id)
-    if args.json:
-        print(json.dumps(rec, ensure_ascii=False, indent=1))
+    if args.action == "show":
+        ev.player(args.id)
+        ms, rows = _standings(ar, ev, None)
+        rec = sheets.player_record(ev, ms, rows, args.id)
+        if args.json:
+            print(json.dumps(rec, ensure_ascii=False, indent=1))
+        else:
+            print(sheets.player_text(rec), end="")
+        return 0
+    if args.action == "add":
+        cid = people.add(ar, ev, args.id, args.name, args.latin, args.club, args.reason, args.by)
+        what = "registered late: plays from round 1"
+    elif args.action == "drop":
+        cid, rnd = people.drop(ar, ev, args.id, args.round, args.reason, args.by)
+        what = "dropped: plays no round from round %d on" % rnd
+    elif args.action == "sub":
+        if not args.for_:
+            raise BadInput("sub: give --for P, the player replaced")
+        cid, rnd = people.sub(ar, ev, args.id, args.for_, args.round, args.name, args.latin,
+                              args.club, args.reason, args.by)
+        what = "plays instead of %s from round %d on" % (args.for_, rnd)
     else:
-        print(sheets.player_text(rec), end="")
+        cid = people.rename(ar, ev, args.id, args.name, args.latin, args.club, args.reason,
+                            args.by)
+        p = store.load_event(ar, ev.eid).player(args.id)
+        what = "is now %s (%s)%s" % (p.name, p.latin, ", " + p.club if p.club else "")
+    print("change %d: %s %s; by %s: %s" % (cid, args.id, what, args.by, args.reason))
     return 0
+
+
+def result(args):
+    from mjtable.event import paper
+
+    ar = store.open_archive(args.archive)
+    ev = store.event_of(ar, args.event)
+    rid = paper.enter(ar, ev, args.round, args.table, args.points, args.hands, args.reason,
+                      args.by)
+    print("result %d: round %d table %d entered by hand by %s (%s): %s; marked so in every "
+          "standing and sheet" % (rid, args.round, args.table, args.by, args.reason,
+                                  args.points))
+    return 0
+
+
+def clock_cmd(args):
+    import time
+
+    from mjtable.event import clock
+
+    ar = store.open_archive(args.archive)
+    ev = store.event_of(ar, args.event)
+    rnd = args.round if args.round is not None else _last_played(ar, ev) or 1
+    if args.html:
+        _outputs(args, ("html",), [ar.path])
+        write_file(args.html, clock.html(clock.round_clock(ar, ev, rnd, time.time())),
+                   [ar.path])
+    while True:
+        d = clock.round_clock(ar, ev, rnd, time.time())
+        if not args.follow or not d["left"]:
+            print(clock.text(d))
+            return 0
+        print("\r" + clock.text(d).splitlines()[0] + "   ", end="", flush=True)
+        time.sleep(1)
 
 
 def correct(args):
     ar = store.open_archive(args.archive)
     ev = store.event_of(ar, args.event)
     store.check_round(ev, args.round)
-    ev.player(args.player)
-    sat = [p for ps in store.seats(ar, ev.eid, args.round).values() for p in ps]
-    if args.player not in sat:
+    p = ev.player(args.player)
+    drawn = store.seats(ar, ev.eid, args.round)
+    sat = [q for ps in drawn.values() for q in ps]
+    if drawn and args.player not in sat or not drawn and not p.plays(args.round):
         raise BadInput("player %s has no seat in round %d" % (args.player, args.round))
     kind = "placement" if args.placement else "raw"
     if kind == "raw" and args.points != int(args.points):
@@ -287,24 +364,27 @@ def correct(args):
         raise BadInput("a correction of 0 points changes nothing")
     cid = store.add_correction(ar, ev.eid, args.round, args.player, kind, args.points,
                                args.reason, args.by)
-    print("correction %d: round %d, %s %+g %s points, by %s: %s"
-          % (cid, args.round, args.player, args.points, kind, args.by, args.reason))
+    print("correction %d: round %d, %s %+g %s points, by %s: %s%s"
+          % (cid, args.round, args.player, args.points, kind, args.by, args.reason,
+             "" if drawn else " (round %d is not drawn yet: it applies once played)"
+             % args.round))
     return 0
 
 
 def audit(args):
     ar = store.open_archive(args.archive)
     ev = store.event_of(ar, args.event)
-    cs = store.corrections(ar, ev.eid)
+    rows = sheets.audit_rows(store.corrections(ar, ev.eid), store.changes(ar, ev.eid),
+                             store.papers(ar, ev.eid))
     if args.json:
-        print(json.dumps([sheets.correction_dict(c) for c in cs], ensure_ascii=False, indent=1))
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
         return 0
-    print("event %s: %d correction(s)" % (ev.eid, len(cs)))
-    for c in cs:
-        d = sheets.correction_dict(c)
-        print("%4d  %s  round %d  %-8s %+g %s  by %s: %s"
-              % (d["id"], d["at"], d["round"], d["player"], d["points"], d["kind"],
-                 d["referee"], d["reason"]))
+    n = sum(r["what"] == "correction" for r in rows)
+    print("event %s: %d correction(s), %d change(s) of people, %d result(s) entered by hand"
+          % (ev.eid, n, sum(r["what"] == "change" for r in rows),
+             sum(r["what"] == "result" for r in rows)))
+    for r in rows:
+        print("%4d  %s  %s" % (r["id"], r["at"], r["text"]))
     return 0
 
 

@@ -18,9 +18,9 @@ from mjtable.logs.summary import collect, mark_gaps, standings, to_csv, to_html
 
 def add_parsers(sub):
     p = sub.add_parser("export", help="score sheets: CSV and a self-contained HTML page")
-    p.add_argument("--archive", metavar="PATH", action="append", default=None,
-                   help="archive(s) to combine (default %s)"
-                   % archive.default_path().replace("%", "%%"))
+    p.add_argument("--archive", metavar="PATH|URL", action="append", default=None,
+                   help="archive(s) to combine, each a SQLite file or a postgresql:// address "
+                        "(default %s)" % archive.default_path().replace("%", "%%"))
     p.add_argument("--csv", metavar="OUT.csv", help="one row per hand ('-': to stdout)")
     p.add_argument("--html", metavar="OUT.html", help="hands and standings")
     p.add_argument("--title", default="Sichuan mahjong: score sheet")

@@ -43,6 +43,9 @@ from mjtable import BadInput
 from mjtable.rules import rulefile
 
 TIEBREAKS = ("raw_points", "head_to_head", "firsts", "best_match")
+REQUIRED = ("id", "name", "ruleset", "rounds", "placement_points")  # [event] keys with no default
+STANDIN = "~"  # a stand-in seat's id: "~1", "~2" (never a player's: ids are [A-Za-z0-9_.-])
+_KIND = {int: "a whole number", str: "text", list: "a list", bool: "true or false"}
 _ID = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
 _EVENT_KEYS = {"id", "name", "dates", "ruleset", "hands_per_match", "minutes_per_match",
                "rounds", "seed", "placement_points", "match_ties", "tiebreaks"}
@@ -55,7 +58,21 @@ class Player:
     name: str  # 汉字
     latin: str  # pinyin / latin letters
     club: str = ""
+    first: int = 1  # the first round the player plays (a substitute's, a late one's)
+    last: int = 0  # the last round the player plays (0: to the end; a drop's)
+    sub_for: str = ""  # the player this one substitutes for
 
+    def plays(self, rnd: int) -> bool:
+        return self.first <= rnd and (not self.last or rnd <= self.last)
+
+
+def is_standin(pid: str) -> bool:
+    return pid.startswith(STANDIN)
+
+
+def standin(pid: str) -> Player:
+    """The stand-in of a table short a player: plays the seat, in no standing."""
+    return Player(pid, "替补", "stand-in", "")
 
 @dataclass
 class Event:
@@ -80,13 +97,38 @@ class Event:
 
     @property
     def tables(self) -> int:
-        return len(self.players) // self.seats
+        """Round 1's tables (a table short a player has a stand-in)."""
+        return tables_for(len(self.active(1)), self.seats)
+
+    def active(self, rnd: int) -> list:
+        """The players of round rnd (substitutes and drops applied)."""
+        return [p for p in self.players if p.plays(rnd)]
 
     def player(self, pid: str) -> Player:
+        if is_standin(pid):
+            return standin(pid)
         for p in self.players:
             if p.pid == pid:
                 return p
         raise BadInput("event %s has no player %r" % (self.eid, pid))
+
+
+def check_player_id(pid: str, where: str) -> None:
+    if not isinstance(pid, str) or not _ID.match(pid):
+        raise BadInput("%s %r: letters, digits, '_.-', at most 32" % (where, pid))
+
+
+def tables_for(n: int, np: int) -> int:
+    return -(-n // np)
+
+
+def check_count(n: int, np: int, where: str) -> None:
+    """n players fill tables of np, a table short at most one player (a stand-in)."""
+    t = tables_for(n, np)
+    if n < np - 1 or t * np - n > t:
+        raise BadInput("%s: %d player(s): tables of %d seat %d to %d of them (a table may be "
+                       "short one player, who is played by a stand-in)"
+                       % (where, n, np, np * t - t if n >= np else np - 1, np * t))
 
 
 def load(path: str) -> Event:
@@ -119,7 +161,7 @@ def parse(text: str, where: str = "event file") -> Event:
         if v is None:
             raise BadInput("%s: [event] %s is missing" % (where, key))
         if not isinstance(v, kind) or isinstance(v, bool) and kind is not bool:
-            raise BadInput("%s: [event] %s: %r is not a %s" % (where, key, v, kind.__name__))
+            raise BadInput("%s: [event] %s: %r is not %s" % (where, key, v, _KIND[kind]))
         return v
 
     eid = need("id", str)
@@ -184,8 +226,7 @@ def _players(rows, where: str, np: int) -> list:
         for k in ("id", "name", "latin"):
             if not isinstance(p.get(k), str) or not p[k].strip():
                 raise BadInput("%s: %s is missing or empty" % (at, k))
-        if not _ID.match(p["id"]):
-            raise BadInput("%s: id %r: letters, digits, '_.-', at most 32" % (at, p["id"]))
+        check_player_id(p["id"], "%s: id" % at)
         if p["id"] in seen:
             raise BadInput("%s: id %r given twice" % (at, p["id"]))
         seen.add(p["id"])
@@ -193,8 +234,27 @@ def _players(rows, where: str, np: int) -> list:
         if not isinstance(club, str):
             raise BadInput("%s: club is not text" % at)
         out.append(Player(p["id"], p["name"].strip(), p["latin"].strip(), club.strip()))
-    if len(out) < np or len(out) % np:
-        raise BadInput("%s: %d players; an event needs a multiple of %d (the ruleset's seats): "
-                       "add or withdraw players (a substitute plays under their own id)"
-                       % (where, len(out), np))
+    check_count(len(out), np, where)
     return out
+
+
+def apply(ev: Event, changes) -> None:
+    """The people's changes (store.changes: (id, kind, pid, round, data, ...),
+    in the order made) on the players of the event file: a late
+    registration (add), a drop and a substitute from a round on, a name
+    corrected. The file itself is never edited."""
+    for _cid, kind, pid, rnd, data, *_ in changes:
+        if kind == "add":
+            ev.players.append(Player(pid, data["name"], data["latin"], data.get("club", ""),
+                                     first=rnd))
+        elif kind == "drop":
+            ev.player(pid).last = rnd - 1
+        elif kind == "sub":
+            ev.player(data["for"]).last = rnd - 1
+            ev.players.append(Player(pid, data["name"], data["latin"], data.get("club", ""),
+                                     first=rnd, sub_for=data["for"]))
+        elif kind == "name":
+            p = ev.player(pid)
+            for k in ("name", "latin", "club"):
+                if k in data:
+                    setattr(p, k, data[k])

@@ -46,6 +46,89 @@ def first_round(pids: list, np: int, seed: int) -> dict:
     return {k + 1: order[i:i + np] for k, i in enumerate(range(0, len(order), np))}
 
 
+def random_round(pids: list, np: int, seed: int, rnd: int) -> dict:
+    """A random draw of any round (round 1: first_round's), from the seed:
+    the same on every laptop."""
+    return first_round(pids, np, seed if rnd == 1 else seed * 1000 + 500 + rnd)
+
+
+# --- stand-ins and clubs: after any draw ---
+
+def padded(pids: list, np: int, standin: str = "~") -> list:
+    """pids and the stand-ins ("~1", ...) that fill the last seats of tables
+    of np, last (below everyone in the standings)."""
+    return list(pids) + ["%s%d" % (standin, k + 1) for k in range(-len(pids) % np)]
+
+
+def spread_standins(tables: dict, standin: str = "~") -> dict:
+    """At most one stand-in a table: a second trades places with the player
+    on the same seat (the same wind) of a table without one."""
+    def n(t):
+        return sum(p.startswith(standin) for p in tables[t])
+
+    for t in sorted(tables):
+        while n(t) > 1:
+            s = max(i for i, p in enumerate(tables[t]) if p.startswith(standin))
+            u = next(u for u in sorted(tables) if n(u) == 0 and len(tables[u]) > s)
+            tables[t][s], tables[u][s] = tables[u][s], tables[t][s]
+    return tables
+
+
+def club_pairs(tables: dict, club: dict) -> int:
+    """Pairs of club-mates at one table (players with no club: none)."""
+    return sum(_clubs(t, club) for t in tables.values())
+
+
+def _clubs(table, club) -> int:
+    return sum(1 for a, b in itertools.combinations(table, 2) if club.get(a) and
+               club.get(a) == club.get(b))
+
+
+def fewest_club_pairs(pids: list, club: dict, tables: int) -> tuple:
+    """(the fewest club pairs any draw of pids at that many tables has, the
+    clubs too big to be kept apart: [(club, players)])."""
+    size: dict = {}
+    for p in pids:
+        if club.get(p):
+            size[club[p]] = size.get(club[p], 0) + 1
+    floor, big = 0, []
+    for c, k in sorted(size.items()):
+        q, r = divmod(k, tables)
+        floor += r * (q + 1) * q // 2 + (tables - r) * q * (q - 1) // 2
+        if k > tables:
+            big.append((c, k))
+    return floor, big
+
+
+def separate_clubs(tables: dict, club: dict, meets, standin: str = "~") -> dict:
+    """Club-mates apart where it can be done: trades of two players on the
+    same seat of two tables (so the winds stay as drawn) that leave fewer
+    club pairs and no more repeat meetings (meets(a, b): times met before),
+    and never a table with two stand-ins. In table order: the same draw on
+    every laptop."""
+    def cost(t):
+        return _clubs(t, club), sum(meets(a, b) for a, b in itertools.combinations(t, 2))
+
+    better = True
+    while better:
+        better = False
+        for t, u in itertools.combinations(sorted(tables), 2):
+            for s in range(min(len(tables[t]), len(tables[u]))):
+                a, b = tables[t][s], tables[u][s]
+                if a.startswith(standin) or b.startswith(standin):
+                    continue
+                before = [x + y for x, y in zip(cost(tables[t]), cost(tables[u]), strict=True)]
+                if not before[0]:
+                    break
+                tables[t][s], tables[u][s] = b, a
+                after = [x + y for x, y in zip(cost(tables[t]), cost(tables[u]), strict=True)]
+                if after[0] < before[0] and after[1] <= before[1]:
+                    better = True
+                else:
+                    tables[t][s], tables[u][s] = a, b
+    return tables
+
+
 def met_pairs(history: dict) -> dict:
     """{(a, b): times met} (a < b) of the rounds drawn: {round: {table: [pids]}}."""
     out: dict = {}

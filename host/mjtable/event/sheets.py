@@ -58,9 +58,14 @@ def mmss(ms) -> str:
 _ENV.filters.update(num=num, signed=signed, utc=utc, mmss=mmss)
 
 
+def render(template: str, **kw) -> str:
+    """A page from one of templates/ (autoescaped)."""
+    return _ENV.get_template(template).render(**kw)
+
+
 def _who(ev, pid) -> dict:
     p = ev.player(pid)
-    return {"id": p.pid, "name": p.name, "latin": p.latin, "club": p.club}
+    return {"id": p.pid, "name": p.name, "latin": p.latin, "club": p.club, "status": status(p)}
 
 
 def correction_dict(c) -> dict:
@@ -77,15 +82,77 @@ def log_name(h) -> str:
 
 def match_marks(mt) -> list:
     """What a match's result rests on besides logs sealed with the table
-    key, one text each: hands a referee accepted by name."""
-    return ["accepted by name: %s by %s%s" % (log_name(h), h.accepted,
-                                               " (%s)" % h.reason if h.reason else "")
-            for h in mt.accepted]
+    key, one text each: a result entered by hand, hands a referee accepted
+    by name."""
+    out = []
+    if mt.paper:
+        pid, rnd, t, _pts, _hands, reason, referee, _at = mt.paper
+        out.append("entered by hand: round %d table %d, by %s: %s (result #%d)"
+                   % (rnd, t, referee, reason, pid))
+    return out + ["accepted by name: %s by %s%s" % (log_name(h), h.accepted,
+                                                     " (%s)" % h.reason if h.reason else "")
+                  for h in mt.accepted]
+
+
+def status(p) -> str:
+    """A player's coming and going, for the sheets ("" if they play every round)."""
+    out = []
+    if p.sub_for:
+        out.append("substitute for %s from round %d" % (p.sub_for, p.first))
+    elif p.first > 1:
+        out.append("from round %d" % p.first)
+    if p.last:
+        out.append("dropped from round %d" % (p.last + 1))
+    return ", ".join(out)
+
+
+def plural(n: int, word: str, many: str = "") -> str:
+    """'1 table', '2 tables'."""
+    return "%d %s" % (n, word if n == 1 else many or word + "s")
 
 
 def seal_text(h) -> str:
     """A hand's seal as the sheets show it."""
     return "%s, accepted by %s" % (h.seal, h.accepted) if h.accepted else h.seal
+
+
+def audit_rows(corrections, changes, papers) -> list:
+    """Every correction, change of people and result entered by hand, in the
+    order made: [{"what", "id", "at", "text", ...}]."""
+    out = []
+    for c in corrections:
+        d = correction_dict(c)
+        d.update(what="correction", text="correction: round %d  %-8s %+g %s  by %s: %s" % (
+            d["round"], d["player"], d["points"], d["kind"], d["referee"], d["reason"]),
+            t=c[7])
+        out.append(d)
+    for cid, kind, pid, rnd, data, reason, referee, at in changes:
+        if kind == "name":
+            what = "name of %s: %s" % (pid, ", ".join(
+                "%s %s -> %s" % (k, data["was"].get(k, ""), data[k]) for k in sorted(data)
+                if k != "was"))
+        elif kind == "sub":
+            what = "%s %s (%s) plays instead of %s from round %d" % (
+                pid, data["name"], data["latin"], data["for"], rnd)
+        elif kind == "drop":
+            what = "%s dropped from round %d" % (pid, rnd)
+        else:
+            what = "%s %s (%s) registered late" % (pid, data["name"], data["latin"])
+        out.append({"what": "change", "id": cid, "kind": kind, "player": pid, "round": rnd,
+                    "data": data, "reason": reason, "referee": referee, "at": _when(at),
+                    "text": "change: %s; by %s: %s" % (what, referee, reason), "t": at})
+    for rid, rnd, t, pts, hands, reason, referee, at in papers:
+        out.append({"what": "result", "id": rid, "round": rnd, "table": t, "points": pts,
+                    "hands": hands, "reason": reason, "referee": referee, "at": _when(at),
+                    "text": "result entered by hand: round %d table %d %s (%d hands); by %s: %s"
+                    % (rnd, t, " ".join(signed(v) for v in pts), hands, referee, reason),
+                    "t": at})
+    out.sort(key=lambda r: (r.pop("t"), r["what"], r["id"]))
+    return out
+
+
+def _when(at) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(at))
 
 
 # --- seating ---
@@ -147,7 +214,8 @@ def standings_text(d) -> str:
     out.append("%4s  %-8s %-16s %9s %8s %6s  %s" % ("rank", "id", "player", "place pts", "raw",
                                                   "firsts", "decided by"))
     for r in d["standings"]:
-        mark = (" *" if r["corrections"] else "") + (" \u2020" if r["marks"] else "")
+        mark = (" *" if r["corrections"] else "") + (" \u2020" if r["marks"] else "") + (
+            "  (%s)" % r["status"] if r["status"] else "")
         out.append("%4d  %-8s %s %9s %8s %6d  %s%s" % (
             r["rank"], r["id"], pad(r["name"], 16), num(r["placement_points"]),
             signed(r["raw_points"]),
@@ -170,7 +238,7 @@ def standings_csv(d) -> str:
     w = csv.writer(f)
     rounds = [str(r) for r in range(1, d["after_round"] + 1)]
     head = ["rank", "id", "name", "latin", "club", "placement_points", "raw_points", "firsts",
-            "matches", "decided_by", "corrections", "marks"]
+            "matches", "decided_by", "corrections", "marks", "status"]
     for r in rounds:
         head += ["r%s_table" % r, "r%s_seat" % r, "r%s_place" % r, "r%s_raw" % r,
                  "r%s_points" % r]
@@ -178,7 +246,7 @@ def standings_csv(d) -> str:
     for p in d["standings"]:
         row = [p["rank"], p["id"], p["name"], p["latin"], p["club"], num(p["placement_points"]),
                p["raw_points"], p["firsts"], p["matches"], p["decided_by"],
-               " ".join("#%d" % c for c in p["corrections"]), "; ".join(p["marks"])]
+               " ".join("#%d" % c for c in p["corrections"]), "; ".join(p["marks"]), p["status"]]
         for r in rounds:
             m = p["rounds"].get(r)
             row += ([m["table"], m["seat"], m["place"] or "", m["raw_points"],
@@ -210,7 +278,7 @@ def score_sheet_data(ev, mt, ar=None) -> dict:
     return {"event": ev.name, "round": mt.rnd, "table": mt.table_no,
             "table_id": table_name(mt.table_id) if mt.table_id else "",
             "started_at": mt.started_at, "ruleset": ev.rs.name, "seats": seats, "hands": hands,
-            "pending": mt.pending, "marks": match_marks(mt),
+            "pending": mt.pending, "marks": match_marks(mt), "paper": bool(mt.paper),
             "corrections": [correction_dict(c) for c in mt.corrections]}
 
 

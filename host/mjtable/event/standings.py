@@ -10,7 +10,10 @@ accepted by name by a referee (HandRow.accepted: marked wherever it
 counts); hands past the match length are listed and not counted.
 
 Match: raw points = the sum of a seat's hand results (table points, the
-T_END record) plus the referees' raw corrections; placing by raw points;
+T_END record), or the result a referee entered by hand for a table whose
+hardware failed (then its logged hands are not counted), plus the
+referees' raw corrections (a correction alone plays no match: one entered
+before the match has started applies once it is played); placing by raw points;
 tied seats share their placements' points ("split") or the seat order
 decides ("seat"). Event: placement points (plus placement corrections),
 then the event's tie-breaks (eventfile), then the player id.
@@ -54,6 +57,7 @@ class Match:
     place: list = field(default_factory=list)  # 1-based, per seat
     pp: list = field(default_factory=list)  # placement points per seat
     corrections: list = field(default_factory=list)
+    paper: tuple = ()  # the result entered by hand (store.papers' row), if any
 
     @property
     def counted(self) -> list:
@@ -79,6 +83,7 @@ def build(ar, ev, upto: int | None = None) -> dict:
     for r in rows:
         by_table.setdefault(r[1], []).append(r)
     corr = store.corrections(ar, ev.eid)
+    paper = {(p[1], p[2]): p for p in store.papers(ar, ev.eid)}  # the latest of each stands
     out: dict = {}
     for rnd, tables in seats.items():
         if upto is not None and rnd > upto:
@@ -88,6 +93,9 @@ def build(ar, ev, upto: int | None = None) -> dict:
             mt = Match(rnd, tno, m[2] if m else "", pids, started_at=m[7] if m else 0)
             if m is not None:
                 _hands(mt, by_table.get(m[2], []), m[3], bounds.get(m[2], []), m[4])  # its length
+            mt.paper = paper.get((rnd, tno), ())
+            for h in mt.hands if mt.paper else ():
+                h.counted = False  # the result entered by hand stands for the whole match
             _result(mt, ev, [c for c in corr if c[1] == rnd and c[2] in pids])
             out[(rnd, tno)] = mt
     return out
@@ -123,7 +131,7 @@ def _stands(r) -> bool:
 
 def _result(mt: Match, ev, corr: list) -> None:
     np = len(mt.pids)
-    raw = [0] * np
+    raw = list(mt.paper[3]) if mt.paper else [0] * np
     for h in mt.counted:
         for s in range(np):
             raw[s] += h.points[s] if s < len(h.points) else 0
@@ -137,7 +145,7 @@ def _result(mt: Match, ev, corr: list) -> None:
             pp_corr[s] += c[4]
     mt.corrections = corr
     mt.raw = raw
-    played = bool(mt.counted) or any(c[3] == "raw" for c in corr)
+    played = bool(mt.counted) or bool(mt.paper)  # a correction alone plays no match
     if not played:
         mt.place = [0] * np
         mt.pp = [_round(v) for v in pp_corr]
@@ -180,7 +188,9 @@ def table(ev, matches: dict) -> list:
     rows = {p.pid: Row(p.pid) for p in ev.players}
     for (rnd, _t), mt in sorted(matches.items()):
         for s, pid in enumerate(mt.pids):
-            r = rows[pid]
+            r = rows.get(pid)
+            if r is None:  # a stand-in: plays the seat, in no standing
+                continue
             r.rounds[rnd] = mt
             r.seat[rnd] = s
             r.pp = _round(r.pp + mt.pp[s])

@@ -12,6 +12,12 @@ so the standings are computed where the hands are.
   ev_corrections  referees' corrections: append-only (never updated or
                   deleted: a correction is undone by another one), beside
                   the table's signed record, which is never edited
+  ev_changes      people changing between rounds (append-only, audited):
+                  add (a late registration), drop, sub (a substitute for
+                  another from a round on), name (a name corrected); the
+                  event file is never edited: eventfile.apply replays these
+  ev_paper        results a referee entered by hand for a table whose
+                  hardware failed (append-only: the latest of a match stands)
   ev_hands        an index of archived logs (row id -> each seat's points
                   from the table's end-of-hand record, start and length in
                   ms of the table's clock), made once per log so standings
@@ -47,6 +53,14 @@ CREATE TABLE IF NOT EXISTS ev_corrections (
     id {serial}, event TEXT NOT NULL, round BIGINT NOT NULL, pid TEXT NOT NULL,
     kind TEXT NOT NULL, points {real} NOT NULL, reason TEXT NOT NULL,
     referee TEXT NOT NULL, at BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS ev_changes (
+    id {serial}, event TEXT NOT NULL, kind TEXT NOT NULL, pid TEXT NOT NULL,
+    round BIGINT NOT NULL, data TEXT NOT NULL, reason TEXT NOT NULL, referee TEXT NOT NULL,
+    at BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS ev_paper (
+    id {serial}, event TEXT NOT NULL, round BIGINT NOT NULL, table_no BIGINT NOT NULL,
+    points TEXT NOT NULL, hands BIGINT NOT NULL, reason TEXT NOT NULL, referee TEXT NOT NULL,
+    at BIGINT NOT NULL);
 CREATE TABLE IF NOT EXISTS ev_hands (
     log_row BIGINT PRIMARY KEY, table_id TEXT NOT NULL, log_id BIGINT NOT NULL,
     size BIGINT NOT NULL, points TEXT NOT NULL, t0 BIGINT NOT NULL, dur BIGINT NOT NULL,
@@ -95,7 +109,8 @@ def add_event(ar, ev) -> bool:
 
 
 def load_event(ar, eid: str):
-    """The Event as stored (its file parsed again); BadInput if unknown."""
+    """The Event as stored (its file parsed again, the people's changes
+    applied); BadInput if unknown."""
     from mjtable.event import eventfile
 
     ensure_read(ar)
@@ -104,7 +119,57 @@ def load_event(ar, eid: str):
         known = [r[0] for r in ar.db.execute("SELECT id FROM ev_events ORDER BY id")]
         raise BadInput("no event %r in %s (events: %s)" % (eid, ar.path, ", ".join(known) or
                                                             "none; `mjtable event create FILE`"))
-    return eventfile.parse(row[0], "event %s" % eid)
+    ev = eventfile.parse(row[0], "event %s" % eid)
+    eventfile.apply(ev, changes(ar, eid))
+    return ev
+
+
+# --- people's changes, results entered by hand ---
+
+def add_change(ar, eid, kind, pid, rnd, data, reason, referee, seats=()) -> int:
+    """Append a change (data: a dict, kept as JSON); seats: (round, old pid,
+    new pid) to put in a drawn round's seats in the same transaction."""
+    import json
+
+    if not reason.strip() or not referee.strip():
+        raise BadInput("a change needs --reason and --by (who made it)")
+    with ar.db:
+        for r, old, new in seats:
+            ar.db.execute("UPDATE ev_seats SET pid=? WHERE event=? AND round=? AND pid=?",
+                          (new, eid, r, old))
+        row = ar.db.execute("INSERT INTO ev_changes (event, kind, pid, round, data, reason,"
+                            " referee, at) VALUES (?,?,?,?,?,?,?,?) RETURNING id",
+                            (eid, kind, pid, rnd, json.dumps(data, ensure_ascii=False,
+                                                             sort_keys=True),
+                             reason.strip(), referee.strip(), int(time.time()))).fetchone()
+    return row[0]
+
+
+def changes(ar, eid: str) -> list:
+    """[(id, kind, pid, round, data dict, reason, referee, at)] in the order made."""
+    import json
+
+    return [r[:4] + (json.loads(r[4]),) + tuple(r[5:]) for r in ar.db.execute(
+        "SELECT id, kind, pid, round, data, reason, referee, at FROM ev_changes WHERE event=?"
+        " ORDER BY id", (eid,))]
+
+
+def add_paper(ar, eid, rnd, table_no, points, hands, reason, referee) -> int:
+    if not reason.strip() or not referee.strip():
+        raise BadInput("a result entered by hand needs --reason and --by (who entered it)")
+    with ar.db:
+        row = ar.db.execute("INSERT INTO ev_paper (event, round, table_no, points, hands, reason,"
+                            " referee, at) VALUES (?,?,?,?,?,?,?,?) RETURNING id",
+                            (eid, rnd, table_no, ",".join(str(v) for v in points), hands,
+                             reason.strip(), referee.strip(), int(time.time()))).fetchone()
+    return row[0]
+
+
+def papers(ar, eid: str) -> list:
+    """[(id, round, table_no, [points per seat], hands, reason, referee, at)] in order."""
+    return [(r[0], r[1], r[2], [int(v) for v in r[3].split(",")]) + tuple(r[4:])
+            for r in ar.db.execute("SELECT id, round, table_no, points, hands, reason, referee,"
+                                   " at FROM ev_paper WHERE event=? ORDER BY id", (eid,))]
 
 
 def ensure_read(ar) -> None:
