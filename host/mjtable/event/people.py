@@ -20,10 +20,12 @@ from mjtable.event import eventfile, store
 
 
 def _seat_of(ar, ev, pid, rnd):
-    """(table, started) of pid in drawn round rnd, or None if not seated."""
+    """(table, started) of pid in drawn round rnd, or None if not seated; a
+    match with a result entered by hand counts as started (it was played)."""
     for t, pids in store.seats(ar, ev.eid, rnd).items():
         if pid in pids:
-            started = any(m[0] == rnd and m[1] == t for m in store.matches(ar, ev.eid))
+            started = any(m[0] == rnd and m[1] == t for m in store.matches(ar, ev.eid)) or \
+                any(p[1] == rnd and p[2] == t for p in store.papers(ar, ev.eid))
             return t, started
     return None
 
@@ -44,8 +46,8 @@ def _round(ar, ev, pid, rnd):
     store.check_round(ev, rnd)
     at = _seat_of(ar, ev, pid, rnd)
     if at is not None and at[1]:
-        raise BadInput("round %d table %d, where %s sits, has started: the change applies from "
-                       "round %d" % (rnd, at[0], pid, rnd + 1))
+        raise BadInput("round %d table %d, where %s sits, has started (or has a result): the "
+                       "change applies from round %d" % (rnd, at[0], pid, rnd + 1))
     return rnd, at
 
 
