@@ -2,17 +2,21 @@
 
     mjtable event create FILE                       the event and its players
     mjtable event show [--event E]
-    mjtable event draw --round R [--force]          the round's tables and seats
-    mjtable event seating --round R [--html OUT]    the seating sheet, per table
-    mjtable event standings [--round R] [--html OUT] [--csv OUT] [--json OUT|-]
-    mjtable event player --id P [--json]            a player's record, hand by hand
+    mjtable event draw --round R [--method random|swiss] [--manual FILE] [--force]
+    mjtable event seating --round R [--html OUT] [--pdf OUT]   the seating sheet, per table
+    mjtable event standings [--round R] [--html OUT] [--pdf OUT] [--csv OUT] [--json OUT|-]
+    mjtable event player [show] --id P [--json]     a player's record, hand by hand
+    mjtable event player add|drop|sub|name --id P ... --reason T --by NAME   people change
+    mjtable event result --round R --table N --points E,S,W,N --reason T --by NAME
+    mjtable event clock [--round R] [--follow] [--html OUT]   the round's time, for the hall
     mjtable event correct --round R --player P --points N [--placement] --reason T --by NAME
-    mjtable event audit [--json]                    every correction, in order
+    mjtable event audit [--json]                    corrections, changes, results by hand
     mjtable event sheet --round R [--table N] [--html OUT] [--pdf OUT]   score sheets to sign
-    mjtable event import DIR... [--key HEX]         log files copied off tables' flash
-    mjtable event sync FROM.sqlite                  an offline laptop's archive into --archive
+    mjtable event import DIR... [--key HEX] [--accept LOGS --by NAME]   log files off tables
+    mjtable event sync FROM.sqlite [--key HEX] [--accept LOGS --by NAME]   an offline laptop's
 and `mjtable match start --event E --round R --table N` (tablecmd) ties a
-table to its match. Every command takes --archive PATH|postgresql://...;
+table to its match. The logic is in mjtable.event (and mjtable.archive.admit:
+what a log must be to get in). Every command takes --archive PATH|postgresql://...;
 --event may be left out when the archive holds one event.
 """
 
