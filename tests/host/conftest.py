@@ -20,3 +20,17 @@ def generated(tmp_path_factory):
     import test_event_standings
 
     return test_event_standings.generate(str(tmp_path_factory.mktemp("gen")))
+
+
+@pytest.fixture(scope="session")
+def pg():
+    """A PostgreSQL server of this test run (tools/pgtemp.py); each test makes
+    its own database in it (pg.create_db)."""
+    import pgtemp
+
+    why = pgtemp.available()
+    if why:
+        pytest.skip("PostgreSQL tests skipped: %s" % why)
+    server = pgtemp.PgTemp().start()
+    yield server
+    server.stop()

@@ -17,16 +17,6 @@ from test_event_standings import KEY, start_round  # noqa: F401
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-@pytest.fixture(scope="module")
-def pg():
-    why = pgtemp.available()
-    if why:
-        pytest.skip("PostgreSQL tests skipped: %s" % why)
-    server = pgtemp.PgTemp().start()
-    yield server
-    server.stop()
-
-
 _n = [0]
 KEY_PEER = bytes(range(7, 39))
 

@@ -21,8 +21,6 @@ import sys
 import time
 
 import forger
-import pgtemp
-import pytest
 from mjcall import call
 from test_event_day import cmap_chars
 from test_hostcmds_e2e import Table
@@ -47,16 +45,6 @@ def _event_file(d):
     path = d / "day16.toml"
     path.write_text(text, encoding="utf-8")
     return str(path)
-
-
-@pytest.fixture(scope="module")
-def pg():
-    why = pgtemp.available()
-    if why:
-        pytest.skip("PostgreSQL tests skipped: %s" % why)
-    server = pgtemp.PgTemp().start()
-    yield server
-    server.stop()
 
 
 def _info(capsys, port):

@@ -9,7 +9,6 @@ the firmware on the MicroPython unix port behind a real pty
 import os
 import shutil
 
-import pgtemp
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -150,16 +149,6 @@ def test_archive_commands_on_sqlite_never_raise(env, capsys, generated, lite_tem
     run()
     print("sqlite: exit codes", CODES)
     assert CODES.get(0, 0) >= 30 and CODES.get(2, 0) >= 30, CODES  # both sides reached
-
-
-@pytest.fixture(scope="module")
-def pg():
-    why = pgtemp.available()
-    if why:
-        pytest.skip("PostgreSQL tests skipped: %s" % why)
-    server = pgtemp.PgTemp().start()
-    yield server
-    server.stop()
 
 
 def test_archive_commands_on_postgresql_never_raise(env, capsys, generated, pg, lite_template):

@@ -117,20 +117,10 @@ def test_rescore_flags_a_hand_the_table_scored_differently(table, env, capsys):
 
 
 def build_log(log_id, records):
-    """A log file as the firmware writes it (docs/storage.md), for tamper tests."""
-    import hashlib
-    import zlib
+    """A log file as the firmware writes it (docs/storage.md, format 1), for tamper tests."""
+    import forger
 
-    head = b"MJL1" + struct.pack("<I", log_id)
-    head += struct.pack("<I", zlib.crc32(head))
-    out = bytearray(head)
-    chain = hashlib.sha256(head).digest()[:8]
-    for t, p in records:
-        r = struct.pack("<BBHH", 0xA5, t, len(p), len(p) ^ 0xFFFF) + p
-        r += struct.pack("<I", zlib.crc32(r))
-        chain = hashlib.sha256(chain + r).digest()[:8]
-        out += r + chain
-    return bytes(out)
+    return forger.write(log_id, records, magic=b"MJL1")
 
 
 class Cutting:

@@ -10,7 +10,6 @@ import os
 import subprocess
 import sys
 
-import pgtemp
 import pytest
 import serial
 from mjcall import call
@@ -140,16 +139,6 @@ def test_a_table_that_stops_answering_mid_pull_is_one_line(table, env, capsys, m
 
 
 # --- PostgreSQL lost mid-way
-
-@pytest.fixture(scope="module")
-def pg():
-    why = pgtemp.available()
-    if why:
-        pytest.skip("PostgreSQL tests skipped: %s" % why)
-    server = pgtemp.PgTemp().start()
-    yield server
-    server.stop()
-
 
 def _kill_backends(url):
     """Every other session of the database ended by the server, as a restart would."""

@@ -73,7 +73,7 @@ def test_a_forged_unsealed_log_is_refused_by_import_and_counts_only_by_name(env,
     # the referee looked at it and takes it, by name: archived, counted, marked
     code, out, err = call(capsys, "event", "import", str(d), "--key", KEY.hex(), "--accept",
                           "EV000001:8", "--by", "李裁判", "--reason", "checked with the players")
-    assert code == 0 and "1 new" in out, out + err
+    assert code == 0 and "1 new" in out and "1 hand(s) indexed" in out, out + err
     s = _standings(capsys)
     assert [(a["log"], a["by"]) for a in s["accepted"]] == [("EV000001:8", "李裁判")]
     marked = [p for p in s["standings"] if p["marks"]]

@@ -123,6 +123,6 @@ def enroll(args):
     except L.LinkError as e:
         why = link.info().get("refused", str(e))
         raise BadInput("the table refused the map: %s" % why) from None
-    print("map sent to table %s" % link.table_id.hex())
+    print("map sent to table %s" % findport.table_name(link))
     sys.stdout.flush()
     return bad

@@ -62,7 +62,7 @@ def list_(args):
     link = findport.connect(args)
     logs = T.table_logs(link)
     playing = link.info().get("hand", "-1")
-    print("table %s: %d log(s) waiting" % (link.table_id.hex(), len(logs)))
+    print("table %s: %d log(s) waiting" % (findport.table_name(link), len(logs)))
     for lid, size in logs:
         print("  log %-6d %7d bytes%s" % (lid, size, "  (hand in play)" * (str(lid) == playing)))
     return 0

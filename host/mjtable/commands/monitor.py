@@ -198,7 +198,7 @@ def monitor(args):
     except L.LinkError as e:
         raise BadInput("the table refused to stream events: %s" % e) from None
     view = View(link, lambda s: print(s, flush=True), args.brief)
-    print("watching table %s (Ctrl-C to stop)" % link.table_id.hex(), flush=True)
+    print("watching table %s (Ctrl-C to stop)" % findport.table_name(link), flush=True)
     try:
         skip = _in_play(link, view)
         while not args.hands or view.ended < args.hands:

@@ -198,7 +198,7 @@ def push(args):
     tablerules.remember(rs)
     word, when = tablerules.takes_effect(d, rs)
     print("table %s: ruleset %s %s (CRC %08X, %d bytes): %s"
-          % (link.table_id.hex(), rs.name, word, rs.crc(), len(rs.to_blob()), when))
+          % (findport.table_name(link), rs.name, word, rs.crc(), len(rs.to_blob()), when))
     return 0
 
 

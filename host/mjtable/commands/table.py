@@ -104,7 +104,7 @@ def key_set(args):
     except L.LinkError as e:
         R.refused(e, "key")
     path = findport.save_key(key)
-    print("table %s: key set; saved in %s" % (link.table_id.hex(), path))
+    print("table %s: key set; saved in %s" % (findport.table_name(link), path))
     return 0
 
 
@@ -115,7 +115,7 @@ def clock_set(args):
         link.request(P.CMD_CLOCK, struct.pack("<I", now), auth=True)
     except L.LinkError as e:
         R.refused(e, "clock")
-    print("table %s: clock set to %s" % (link.table_id.hex(),
+    print("table %s: clock set to %s" % (findport.table_name(link),
                                           time.strftime("%Y-%m-%d %H:%M:%S UTC",
                                                         time.gmtime(now))))
     return 0
@@ -130,7 +130,7 @@ def match(args):
         R.retry_busy(lambda: link.request(P.CMD_MATCH, bytes([op]), auth=True), args.wait)
     except L.LinkError as e:
         R.refused(e, "match %s" % args.op, link)
-    print("table %s: match %s" % (link.table_id.hex(),
+    print("table %s: match %s" % (findport.table_name(link),
                                   "started" if op == P.MATCH_START else "ended"))
     return 0
 
@@ -147,7 +147,8 @@ def event_match(args):
     limit = " or ".join(x for x in ("%d hands" % ev.hands if ev.hands else "",
                                     "%d minutes" % ev.minutes if ev.minutes else "") if x)
     print("table %s: round %d table %d of %s started (%s, ruleset %s); hands from log %d on"
-          % (link.table_id.hex(), args.round, args.table, ev.eid, limit, ev.rs.name, after + 1))
+          % (findport.table_name(link), args.round, args.table, ev.eid, limit, ev.rs.name,
+             after + 1))
     for s, pid in enumerate(seats):
         p = ev.player(pid)
         print("  %-9s %-6s %s (%s)" % (sheets.WINDS[s], pid, p.name, p.latin))

@@ -59,11 +59,11 @@ class Player:
     latin: str  # pinyin / latin letters
     club: str = ""
     first: int = 1  # the first round the player plays (a substitute's, a late one's)
-    last: int = 0  # the last round the player plays (0: to the end; a drop's)
+    stop: int = 0  # the first round the player no longer plays (0: none; a drop's, a sub's)
     sub_for: str = ""  # the player this one substitutes for
 
     def plays(self, rnd: int) -> bool:
-        return self.first <= rnd and (not self.last or rnd <= self.last)
+        return self.first <= rnd and (not self.stop or rnd < self.stop)
 
 
 def is_standin(pid: str) -> bool:
@@ -248,9 +248,9 @@ def apply(ev: Event, changes) -> None:
             ev.players.append(Player(pid, data["name"], data["latin"], data.get("club", ""),
                                      first=rnd))
         elif kind == "drop":
-            ev.player(pid).last = rnd - 1
+            ev.player(pid).stop = rnd
         elif kind == "sub":
-            ev.player(data["for"]).last = rnd - 1
+            ev.player(data["for"]).stop = rnd
             ev.players.append(Player(pid, data["name"], data["latin"], data.get("club", ""),
                                      first=rnd, sub_for=data["for"]))
         elif kind == "name":

@@ -101,8 +101,8 @@ def status(p) -> str:
         out.append("substitute for %s from round %d" % (p.sub_for, p.first))
     elif p.first > 1:
         out.append("from round %d" % p.first)
-    if p.last:
-        out.append("dropped from round %d" % (p.last + 1))
+    if p.stop:
+        out.append("dropped from round %d" % p.stop)
     return ", ".join(out)
 
 

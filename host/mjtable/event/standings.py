@@ -291,8 +291,9 @@ def for_live(path) -> dict | None:
         ar.close()
     rows = [[r["rank"], "%s %s" % (r["name"], r["latin"]), r["club"],
              sheets.num(r["placement_points"]), sheets.signed(r["raw_points"]),
-             "*" if r["corrections"] else ""] for r in d["standings"]]
+             ("*" if r["corrections"] else "") + ("\u2020" if r["marks"] else "")]
+            for r in d["standings"]]
     return {"title": "%s: standings after round %d" % (d["name"], d["after_round"]),
             "columns": ["rank", "player", "club", "placement points", "raw points",
-                        "corrected"],
+                        "corrected (*) or not from sealed logs alone (\u2020)"],
             "rows": rows}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from mjtable.link import protocol as P
+from mjtable.logs import logfmt
 
 # INFO values that are counts or flags (the rest are text: names, hex CRCs, lists)
 NUMBERS = ("proto", "free", "logs", "clock", "clock_set", "key", "watch", "key_button",
@@ -71,12 +72,18 @@ def ruleset_rows(d: dict) -> list:
             ("waiting", stored + ": from the next match")]
 
 
+def _named(tid: str) -> str:
+    """TBLA0001 (5442...) for a printable id, else the hex alone."""
+    name = logfmt.table_name(tid)
+    return tid if name == tid else "%s (%s)" % (name, tid)
+
+
 def rows(d: dict) -> list:
     """[(label, text)] of INFO `d` (with "table_id" added) for people."""
     clock = int(d.get("clock", "0"))
     when = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(clock))
     out = [
-        ("table", d["table_id"]),
+        ("table", _named(d["table_id"])),
         ("firmware", d.get("fw", "?") + (" (commit %s)" % d["commit"] if "commit" in d else "")),
         ("micropython", d.get("mpy", "?")),
         ("protocol", d.get("proto", "?")),
