@@ -132,7 +132,7 @@ def test_archive_commands_on_sqlite_never_raise(env, capsys, generated, lite_tem
     shutil.copy(lite_template, paths["other"])
     n = [0]
 
-    @settings(max_examples=300, **SETTINGS)
+    @settings(max_examples=200, **SETTINGS)
     @given(st.data())
     def run(data):
         n[0] += 1
@@ -148,7 +148,7 @@ def test_archive_commands_on_sqlite_never_raise(env, capsys, generated, lite_tem
     CODES.clear()
     run()
     print("sqlite: exit codes", CODES)
-    assert CODES.get(0, 0) >= 30 and CODES.get(2, 0) >= 30, CODES  # both sides reached
+    assert CODES.get(0, 0) >= 20 and CODES.get(2, 0) >= 20, CODES  # both sides reached
 
 
 def test_archive_commands_on_postgresql_never_raise(env, capsys, generated, pg, lite_template):
