@@ -217,6 +217,7 @@ def chain_problems(ar, tid: str, on_table: set, taken) -> list:
     came from files or another archive, not from a table)."""
     out = []
     name = logfmt.table_name(tid)
+    heads = ar.heads(tid, [f[0] for f in (log.follows() for _, log in taken) if f])
     for lid, log in taken:
         f = log.follows()
         if f is None or f[0] == 0:  # a format 1 log; the table's first
@@ -225,9 +226,9 @@ def chain_problems(ar, tid: str, on_table: set, taken) -> list:
         if pid >= lid:
             out.append("table %s log %d follows log %d: the table's ids went back (flash "
                        "re-formatted?)" % (name, lid, pid))
-        elif pid in (on_table or ()) or ar.has_log(tid, pid, head):
+        elif pid in (on_table or ()) or head.hex() in heads.get(pid, ()):
             continue
-        elif ar.has_log(tid, pid):
+        elif pid in heads:
             out.append("table %s log %d follows a log %d that is not the one in this archive "
                        "(that copy was pulled while its hand was in play and the log is gone, "
                        "or the id was used twice)" % (name, lid, pid))

@@ -12,6 +12,7 @@ loses it. Schema differences: ids are BIGSERIAL, blobs BYTEA, log ids BIGINT.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import zlib
 
@@ -151,6 +152,12 @@ class PgArchive(Archive):
                         self.db.execute(stmt)
         except psycopg.Error as e:
             raise BadInput("%s: not a usable archive: %s" % (self.path, str(e).strip())) from None
+
+    @contextlib.contextmanager
+    def transaction(self):
+        """One transaction (inside another: a savepoint of it)."""
+        with self.db:
+            yield
 
     def _lock_hands(self, table_id: str, log_ids) -> None:
         # two laptops archiving the same hand: the second waits for the first's

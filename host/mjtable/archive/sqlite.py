@@ -18,6 +18,7 @@ A hand's id (`mjtable replay HAND_ID`) is its row id, or TABLE:LOG.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import time
@@ -128,6 +129,22 @@ class Archive:
     def close(self):
         self.db.close()
 
+    @contextlib.contextmanager
+    def transaction(self):
+        """One transaction that takes the write lock before it reads (BEGIN
+        IMMEDIATE: no other writer slips in between a check and its insert);
+        inside another, part of it (one commit)."""
+        if self.db.in_transaction:
+            yield
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.rollback()
+            raise
+        self.db.commit()
+
     # --- logs ---
 
     def add_log(self, table_id: str, log_id: int, head: bytes, data: bytes, seal: str,
@@ -150,7 +167,7 @@ class Archive:
         [(row id, status)] in their order."""
         now = int(time.time())
         out = []
-        with self.db:
+        with self.transaction():
             self._lock_hands(table_id, sorted({r[0] for r in rows}))
             have = self._copies(table_id, [r[0] for r in rows])
             fresh = []
@@ -227,10 +244,7 @@ class Archive:
     def _lock_hands(self, table_id: str, log_ids) -> None:
         """Inside add_logs' transaction: no other writer adds these hands
         meanwhile (so two copies of one id cannot both be first). SQLite: the
-        transaction takes the write lock before it reads (BEGIN IMMEDIATE);
-        PgArchive takes advisory locks."""
-        if not self.db.in_transaction:
-            self.db.execute("BEGIN IMMEDIATE")
+        transaction took the write lock already; PgArchive takes advisory locks."""
 
     def accepted(self) -> dict:
         """{(table id, log id, head hex): (referee, reason, way, at)} of the logs
@@ -250,6 +264,18 @@ class Archive:
             q = self.db.execute("SELECT 1 FROM logs WHERE table_id=? AND log_id=? AND head=?",
                                 (table_id, log_id, head.hex()))
         return q.fetchone() is not None
+
+    def heads(self, table_id: str, log_ids) -> dict:
+        """{log id: {head hex, ...}} of these ids of one table in the archive."""
+        out: dict = {}
+        lids = sorted(set(log_ids))
+        for i in range(0, len(lids), 500):
+            part = lids[i:i + 500]
+            for lid, head in self.db.execute(
+                    "SELECT log_id, head FROM logs WHERE table_id=? AND log_id IN (%s)"
+                    % ",".join("?" * len(part)), [table_id] + part):
+                out.setdefault(lid, set()).add(head)
+        return out
 
     def logs(self, table_id: str | None = None) -> list:
         """Rows (id, table_id, log_id, head, size, seal, rules_crc, pulled_at)."""

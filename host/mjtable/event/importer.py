@@ -56,21 +56,22 @@ def read_table(folder: str) -> list:
 def import_table(ar, tid: str, files, key, accept, st) -> None:
     """Judge and archive one table's files (read_table's), index what came
     in, and count it all in st (import_dirs')."""
-    vs = admit.admit_many(ar, tid, [(lid, data) for lid, data, _ in files], key, accept, WAY,
-                          rules_crc=rules_crc)
-    batch = []
-    for v, (_, data, path) in zip(vs, files, strict=True):
-        st["files"] += 1
-        if v.refused:
-            st["bad"].append((v, path))
-        elif v.status == "same":
-            st["old"] += 1
-        else:
-            st["new"] += 1
-            st["taken"].append((tid, v.lid, v.log))
-            pts, t0, dur, na = store.hand_facts(v.log)
-            batch.append((v.row, tid, v.lid, len(data), pts, t0, dur, v.seal, na))
-    st["indexed"] += store.put_index(ar, batch)
+    with ar.transaction():  # the logs and their index: one commit a folder
+        vs = admit.admit_many(ar, tid, [(lid, data) for lid, data, _ in files], key, accept,
+                              WAY, rules_crc=rules_crc)
+        batch = []
+        for v, (_, data, path) in zip(vs, files, strict=True):
+            st["files"] += 1
+            if v.refused:
+                st["bad"].append((v, path))
+            elif v.status == "same":
+                st["old"] += 1
+            else:
+                st["new"] += 1
+                st["taken"].append((tid, v.lid, v.log))
+                pts, t0, dur, na = store.hand_facts(v.log)
+                batch.append((v.row, tid, v.lid, len(data), pts, t0, dur, v.seal, na))
+        st["indexed"] += store.put_index(ar, batch, tx=False)
 
 
 def import_dirs(ar, dirs, key, accept=admit.NOBODY) -> dict:
