@@ -1,7 +1,8 @@
 """The host's archive of hand logs pulled from tables, on SQLite (a file:
 archive.sqlite) or PostgreSQL (a postgresql://... address, which several
 laptops share: archive.postgres). open_archive() gives either; both have the
-same methods and tables (archive.sqlite's docstring).
+same methods and tables (archive.sqlite's docstring). What a log must be to
+get in, by any way, is archive.admit's one policy.
 
 Default: $MJTABLE_ARCHIVE, else ~/.local/share/mjtable/archive.sqlite; every
 command that uses it takes `--archive PATH|URL`.

@@ -6,7 +6,12 @@ One room, one job per module:
              rounds, placement points, tie-breaks, players
   store      the event's tables beside the archive's logs (same database:
              SQLite, or PostgreSQL for several referees' laptops)
-  seating    the draw of each round's tables and seats
+  seating    the draw of each round's tables and seats (pure: ids in, tables out)
+  draw       a round's draw as asked: random, swiss or a manual file; stand-ins,
+             club-mates apart
+  people     late registrations, drops, substitutes, names corrected
+  paper      a broken table's result entered by hand
+  clock      the round's clock for the hall
   standings  per match, per round and over the event; corrections applied
   sheets     seating sheets, score sheets and standings (HTML, CSV, JSON)
   pdf        the score sheet as PDF (fpdf2, the CJK font embedded)

@@ -1,16 +1,17 @@
 """Hand logs from a table into an archive, over the link.
 
 A pull reads each log in pipelined chunks, keeps the bytes of a cut pull in
-the archive and resumes from them, then checks the log's CRC (the link's
-whole-object CRC), every record's CRC and the hash chain (logfmt.parse) and
-the seal's MAC with the table key; only then is it archived (idempotent) and
-acknowledged, which lets the table delete it. A log failing a check is
-reported and kept on the table. The hand in play (INFO `hand`) is left for a
-later pull unless opts.all, which reads it as it grows (pull_growing: never a
-cut) and archives it as in play, with no result; the newest log is read so
-too. A whole log takes the row of the copy pulled in play. Each log's link
-record (format 2) names the log before it, which must be on the table or in
-the archive: else a GAP, and an id archived with other bytes is a REUSED ID.
+the archive and resumes from them, checks the log's CRC (the link's
+whole-object CRC), then judges it by the archive's policy (archive.admit:
+every record's CRC, the hash chain, the seal's MAC with the table key,
+unsealed only by a referee's name, the first copy of an id standing); only
+then is it archived (idempotent) and acknowledged, which lets the table
+delete it. A log refused is reported and kept on the table. The hand in
+play (INFO `hand`) is left for a later pull unless opts.all, which reads it
+as it grows (pull_growing: never a cut) and archives it as in play, with no
+result; the newest log is read so too. A whole log takes the row of the
+copy pulled in play. Each log's link record (format 2) names the log before
+it, which must be on the table or in the archive: else a GAP.
 """
 
 from __future__ import annotations
