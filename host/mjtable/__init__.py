@@ -91,12 +91,19 @@ def check_target(path, also=()):
 def write_file(path, data, also=()):
     """Write data (bytes, or str as UTF-8) to path through a temp file and a
     rename, so a cut write leaves no half file; BadInput, with nothing left
-    behind, if check_target refuses path or the write fails."""
+    behind, if check_target refuses path or the write fails. "-" is
+    standard output (a page or a PDF piped on), as most tools read it."""
     import os
+    import sys
 
-    check_target(path, also)
     if isinstance(data, str):
         data = data.encode("utf-8")
+    if path == "-":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    check_target(path, also)
     tmp = path + ".tmp"
     try:
         with open(tmp, "wb") as f:

@@ -6,6 +6,7 @@ result entered by hand, the sheets as PDF with every 汉字 drawn, the
 tables by name, and the round's clock for the hall."""
 
 import json
+import os
 import re
 import time
 import zlib
@@ -99,6 +100,8 @@ def test_a_table_short_a_player_gets_a_stand_in(env, capsys):
     assert sum(p.startswith("~") for ps in seats.values() for p in ps) == 1
     code, out, err = call(capsys, "event", "seating", "--round", "1")
     assert "替补" in out and "(stand-in)" in out
+    code, out, err = call(capsys, "event", "seating", "--round", "1", "--html", "-")
+    assert code == 0 and "<html" in out and "替补" in out and not os.path.exists("-"), err
     code, out, err = call(capsys, "event", "standings", "--json", "-")
     assert len(json.loads(out)["standings"]) == 15
     one = event_file(env, players=5, name="5.toml", id='"t5"')  # 2 tables short 3
