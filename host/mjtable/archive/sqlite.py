@@ -107,7 +107,9 @@ class Archive:
             if not create and not ours:
                 raise BadInput("%s: an empty file, not an mjtable archive" % self.path)
             if create:
-                self.db.executescript(SCHEMA)
+                # in one transaction: another process opening the file meanwhile
+                # sees no tables or all of them, never a foreign-looking half
+                self.db.executescript("BEGIN IMMEDIATE;" + SCHEMA + "COMMIT;")
         except sqlite3.DatabaseError as e:
             if "locked" in str(e) or "disk i/o" in str(e).lower():
                 raise trouble(e, self.path) from None

@@ -91,7 +91,8 @@ class Bar:
 
 def pull(args):
     args.accepting = admit.from_args(args)
-    if args.archive and os.path.exists(args.archive):  # a foreign file: refused first
+    # a foreign file: refused first (an empty one is an archive another pull is making)
+    if args.archive and os.path.exists(args.archive) and os.path.getsize(args.archive):
         archive.open_archive(args.archive, create=False).close()
     link = findport.connect(args)
     ar = archive.open_archive(args.archive)  # made only once a table answered
