@@ -18,6 +18,18 @@ read() fetches INTF, INTCAP and GPIO of both ports in one I2C transaction
 counts the reads (0..0xFFFF). drivers.buttons reads its keys as bits of
 them, so a key poll of a whole seat costs one transaction and no object per
 pin.
+
+Re-arm (DS20001952C 3.6.5, INTCON = 0): after an interrupt the reference
+is the captured level, so a key pressed and released before the read
+latches a second, "released" interrupt as soon as the read clears the
+first, and a tap before the next read would find the latch taken. A read
+that finds INTF set therefore reads once more at once: that clears the
+follow-up and leaves the chip armed (one more transaction, only when a key
+moved).
+
+GPA7 and GPB7 are never inputs: Microchip's note on current silicon (in the
+Adafruit_CircuitPython_MCP230xx README) is that a GP7 input changing during
+a read can corrupt SDA. init() makes them outputs, driven low.
 """
 
 try:
@@ -35,6 +47,7 @@ _INTCONA = const(0x08)
 _GPPUA = const(0x0C)
 _INTFA = const(0x0E)
 _OLATA = const(0x14)
+_GP7 = const(0x8080)  # GPA7, GPB7: outputs only
 
 
 class MCP23017:
@@ -48,6 +61,7 @@ class MCP23017:
         self.captured = 0xFFFF
         self.seq = 0
         self._buf = bytearray(6)
+        self._rearm = bytearray(6)
         self._w3 = bytearray(3)
 
     def _write_pair(self, reg, value):
@@ -57,10 +71,14 @@ class MCP23017:
         w[2] = (value >> 8) & 0xFF
         self.i2c.writeto(self.addr, w)
 
-    def init(self, inputs=0xFFFF, pullups=0xFFFF):
-        """Direction (1 = input) and pull-ups per bit; bit 0..7 port A, 8..15 B."""
+    def init(self, inputs=0x7F7F, pullups=0x7F7F):
+        """Direction (1 = input) and pull-ups per bit; bit 0..7 port A, 8..15 B.
+        GPA7/GPB7 (bits 7, 15) cannot be inputs; they are driven low."""
         if not 0 <= inputs <= 0xFFFF or not 0 <= pullups <= 0xFFFF:
             raise ValueError("16-bit masks")
+        if inputs & _GP7:
+            raise ValueError("GPA7/GPB7 must be outputs")
+        self._write_pair(_OLATA, 0)
         self._write_pair(_IODIRA, inputs)
         self._write_pair(_IPOLA, 0)
         self._write_pair(_GPPUA, pullups)
@@ -76,6 +94,9 @@ class MCP23017:
         self.i2c.readfrom_mem_into(self.addr, _INTFA, b)
         self.changed = b[0] | (b[1] << 8)
         self.captured = b[2] | (b[3] << 8)
+        if b[0] | b[1]:
+            b = self._rearm  # clears the interrupt that the first read left
+            self.i2c.readfrom_mem_into(self.addr, _INTFA, b)
         self.state = b[4] | (b[5] << 8)
         self.seq = (self.seq + 1) & 0xFFFF
         return self.state

@@ -29,6 +29,25 @@ Datasheet reading (PN5180A0xx/C1-C2, host interface 11.4), as used here:
   prescaler. An empty slot then ends with the TIMER1 IRQ instead of a poll
   budget running out.
 
+What the silicon needs beyond the register map (each point's source is in
+hardware/chips.md, with the test that holds the driver to it):
+- After RST rises the chip boots and BUSY does not yet say so: wait 2 ms
+  (NXP's phhalHw_Pn5180_Reset) and then for IDLE_IRQ (both Arduino
+  libraries) before the first command.
+- Firmware, product and EEPROM versions are read at init (EEPROM 0x10..0x15).
+  An answer is signalled 321 us after it began (NXP's digital delay, ISO15693
+  high data rate); firmware before 3.8, or 3.8 on without MISC_CONFIG
+  (EEPROM 0xE8) set for Timer1, leaves that to the host, so Timer1 gets
+  NXP's 476 us (t1 + SOF) plus 321, else 476 alone (NXP's SetTmo).
+- RF_ON without collision avoidance (parameter 0x01, NXP's FieldOn with
+  RFCA off: the table's own readers are the fields around), the field
+  confirmed in RF_STATUS bit 17 (NXP's FieldOn) and `field_fault` set with an
+  error when it does not come on.
+- A guard time after the field comes on: NXP's ISO15693 default, 5.2 ms
+  (phacDiscLoop.h, GTV).
+- A "collision" with no byte and no collision position is noise: a timeout
+  (NXP's Receive_Int), not a reason for a new round.
+
 UIDs are stored as received: 8 bytes, least significant byte first (byte 7 is
 0xE0 for ISO15693 tags). Buffers are allocated once in the constructor.
 """
@@ -75,16 +94,28 @@ _IRQ_TIMER2 = const(1 << 13)
 _IRQ_GENERAL_ERROR = const(1 << 17)
 _IRQ_DONE = const(_IRQ_RX | _IRQ_TIMER1 | _IRQ_TIMER2 | _IRQ_GENERAL_ERROR)
 _RX_BYTES_MASK = const(0x1FF)
+_RX_COLL_POS = const(0x7F << 19)
 _RX_COLLISION = const(1 << 18)
 _RX_PROTOCOL_ERROR = const(1 << 17)
 _RX_INTEGRITY_ERROR = const(1 << 16)
 _STATE_WAIT_TRANSMIT = const(1)
+_RF_TX_ON = const(1 << 17)  # RF_STATUS: our field is on
+_AGC_MASK = const(0x3FF)  # RF_STATUS bits 0..9: the AGC value
 
 _RF_TX_ISO15693 = const(0x0D)
 _RF_RX_ISO15693 = const(0x8D)
 # Timer1: enable | prescaler on | 848 kHz | start on TX end | stop on RX start
 _TIMER1_TIMEOUT_CONFIG = const(0x1 | 0x4 | (3 << 3) | (1 << 11) | (1 << 20))
-_TIMER1_TIMEOUT_TICKS = const(424)  # 500 us at 848 kHz > t1max + SOF (380 us)
+_T1_BASE_US = const(476)  # NXP: t1 324 + SOF 152 us (phpalSli15693, high data rate)
+_DIGITAL_DELAY_US = const(321)  # NXP DigiDelays_Us: ISO15693 high data rate
+_FW_OLDEST = const(0x304)  # NXP's Init refuses firmware before 3.4
+_FW_COMPENSATES = const(0x308)  # from 3.8 the firmware can add the delay itself
+_EE_VERSIONS = const(0x10)  # product, firmware, EEPROM version: minor, major each
+_EE_MISC_CONFIG = const(0xE8)  # bit 0 digital delay on, bits 1..2 its timer
+_RST_LOW_US = const(1000)  # >= 10 us (datasheet); tueddy holds 1 ms
+_BOOT_WAIT_US = const(2000)  # NXP: 2 ms after RST rises
+_BOOT_POLLS = const(20)  # then IDLE_IRQ, 0.5 ms apart: 12 ms in all (ATrappmann: 10)
+GUARD_US = const(5200)  # NXP's ISO15693 guard time after field on (phacDiscLoop.h)
 
 ANT_RACK = const(0)
 ANT_TRAY = const(1)
@@ -99,7 +130,7 @@ _F_IDLE = b"\x02\x00\xf8\xff\xff\xff"  # SYSTEM_CONFIG &= ~7 (command idle)
 _F_TRANSCEIVE = b"\x01\x00\x03\x00\x00\x00"  # SYSTEM_CONFIG |= 3 (transceive)
 _F_EOF_ONLY = b"\x02\x18\x3f\xfb\xff\xff"  # TX_CONFIG &= 0xFFFFFB3F
 _F_CLEAR_IRQ = b"\x00\x03\xff\xff\x0f\x00"  # IRQ_CLEAR = 0x000FFFFF
-_F_RF_ON = b"\x16\x00"
+_F_RF_ON = b"\x16\x01"  # collision avoidance off: our own readers are the fields around
 _F_RF_OFF = b"\x17\x00"
 _F_LOAD_15693 = b"\x11\x0d\x8d"
 _F_READ_DATA = b"\x0a\x00"
@@ -129,8 +160,8 @@ class PN5180:
     max_tags: capacity of `uids`; tags beyond it set `overflow`.
     busy_polls / irq_polls: bounded waits, counted in pin reads / register
     reads, so a dead or unplugged reader raises OSError instead of hanging.
-    settle_us: wait after RF_ON before the first request; ISO15693 tags are
-    ready within 1 ms of the field appearing (0 for simulated chips).
+    settle_us: wait after RF_ON before the first request (guard time, NXP's
+    5.2 ms by default; 0 for simulated chips whose tags answer at once).
     switch_us: extra wait before the first scan after the antenna relay moved
     (G6K-2F-Y operate/release time is 3 ms max; 0 for simulated chips).
     frames: make_frames() shared with the other readers on the bus, or None
@@ -138,7 +169,7 @@ class PN5180:
     """
 
     def __init__(self, spi, nss, busy, rst, ant=None, max_tags=24, busy_polls=2000,
-                 irq_polls=400, settle_us=1000, switch_us=5000, frames=None):
+                 irq_polls=400, settle_us=GUARD_US, switch_us=5000, frames=None):
         if max_tags < 1:
             raise ValueError("max_tags must be >= 1")
         self.spi = spi
@@ -160,6 +191,14 @@ class PN5180:
         self.timeouts = 0
         self.rounds = 0
         self.antenna = ANT_RACK
+        # from init(): versions (major << 8 | minor), Timer1 in us, the field
+        self.product = 0
+        self.firmware = 0
+        self.eeprom_version = 0
+        self.t1_us = 0
+        self.field_fault = False  # the last RF_ON left the field off
+        self.agc = 0  # RF_STATUS AGC value when the field last came on
+        self.noise = 0  # empty slots whose noise was taken for a timeout
         self._w6, self._w3, self._w2, self._r4, self._rx, self._req, self._reqv = (
             frames or make_frames())
         # pending collided slots: 8 mask bytes + a mask length each
@@ -284,7 +323,15 @@ class PN5180:
         return buf[1], buf[0]
 
     def rf_on(self):
+        """Field on, confirmed in RF_STATUS (TX_RF_STATUS, bit 17). Raises
+        OSError(EIO) with field_fault set when it stays off."""
         self._frame_out(_F_RF_ON)
+        rs = self._reg_low(_RF_STATUS)
+        if not rs & _RF_TX_ON:
+            self.field_fault = True
+            raise OSError(EIO, "PN5180 RF field did not come on")
+        self.field_fault = False
+        self.agc = rs & _AGC_MASK
 
     def rf_off(self):
         self._frame_out(_F_RF_OFF)
@@ -297,28 +344,54 @@ class PN5180:
     # --- set-up ---------------------------------------------------------
 
     def reset(self):
-        """Hardware reset: RST low >= 10 us, then wait for BUSY low (boot)."""
+        """Hardware reset: RST low, 2 ms, then IDLE_IRQ (the boot is over)
+        and every IRQ cleared. BUSY right after RST rises says nothing: the
+        booting chip is not driving it yet."""
         self._eof_only = False
         self.nss.value(1)
         self.rst.value(0)
-        sleep_us(20)
+        sleep_us(_RST_LOW_US)
         self.rst.value(1)
+        sleep_us(_BOOT_WAIT_US)
         n = self.busy_polls
-        while self.busy.value():
+        while self.busy.value():  # still booting: in time, not in pin reads
             sleep_us(50)
             n -= 1
             if n <= 0:
                 raise OSError(ETIMEDOUT, "PN5180 did not boot")
+        for _ in range(_BOOT_POLLS):
+            if self._reg_low(_IRQ_STATUS) & _IRQ_IDLE:
+                self._frame_out(_F_CLEAR_IRQ)
+                return
+            sleep_us(500)
+        raise OSError(ETIMEDOUT, "PN5180 did not boot")
 
     def init(self):
-        """Reset, check the chip answers, load ISO15693, arm the timeout."""
+        """Reset, read the versions, load ISO15693, arm Timer1 for this
+        firmware, check the field comes on (and off again)."""
+        self.field_fault = False
         self.reset()
-        major, minor = self.product_version()
-        if major == 0xFF:
+        v = bytearray(6)
+        self.read_eeprom(_EE_VERSIONS, v)
+        if v[1] == 0xFF or not (v[1] or v[3]):
             raise OSError(EIO, "PN5180 not answering")
+        self.product = v[1] << 8 | v[0]
+        self.firmware = v[3] << 8 | v[2]
+        self.eeprom_version = v[5] << 8 | v[4]
+        if self.firmware < _FW_OLDEST:
+            raise OSError(EIO, "PN5180 firmware older than 3.4")
+        delay = _DIGITAL_DELAY_US
+        if self.firmware >= _FW_COMPENSATES:
+            self.read_eeprom(_EE_MISC_CONFIG, memoryview(v)[:1])
+            if v[0] & 1 and (v[0] >> 1) & 3 == 1:
+                delay = 0  # the firmware adds it to Timer1 itself
+        self.t1_us = _T1_BASE_US + delay
         self.load_iso15693()
-        self.write_register(_TIMER1_RELOAD, _TIMER1_TIMEOUT_TICKS)
+        # 847.5 kHz ticks, rounded up: the timer must not end before t1_us
+        self.write_register(_TIMER1_RELOAD, (self.t1_us * 8475 + 9999) // 10000)
         self.write_register(_TIMER1_CONFIG, _TIMER1_TIMEOUT_CONFIG)
+        self.rf_on()
+        self.rf_off()
         self.select_antenna(ANT_RACK)
 
     def select_antenna(self, which):
@@ -427,6 +500,9 @@ class PN5180:
         if not irq & _IRQ_RX:
             return
         rxs = self._reg_low(_RX_STATUS)
+        if rxs & (_RX_COLLISION | _RX_BYTES_MASK | _RX_COLL_POS) == _RX_COLLISION:
+            self.noise += 1  # no byte, no position: noise, a timeout (NXP)
+            return
         if rxs & _RX_COLLISION:
             self.collisions += 1
         elif (rxs & _RX_BYTES_MASK) == _RESP_LEN and not rxs & (
@@ -442,9 +518,10 @@ class PN5180:
         # dropping it would lose the tag without notice.
         self._push(self._mask_len, self._slot)
 
-    def start(self):
+    def start(self, field=True):
         """Begin an inventory on the selected antenna (field on, first round
-        sent). Then call step() until it returns True; several readers can be
+        sent; field=False: the caller switched it on and kept the guard time).
+        Then call step() until it returns True; several readers can be
         stepped in turn so their air time overlaps."""
         self.count = 0
         self.overflow = False
@@ -455,17 +532,18 @@ class PN5180:
         m = self._mask
         for i in range(8):
             m[i] = 0
-        self._field_on()
+        if field:
+            self._field_on()
         self._busy_scan = True
         self._start_round(0)
 
-    def _field_on(self):
+    def _field_on(self, guard=True):
         if self._switched:
             self._switched = False
             if self.switch_us:
                 sleep_us(self.switch_us)  # relay contacts settled, field still off
         self.rf_on()
-        if self.settle_us:
+        if guard and self.settle_us:
             sleep_us(self.settle_us)
 
     def find(self, uids, off, tries, bits=64):
@@ -506,14 +584,18 @@ class PN5180:
             if irq & _IRQ_DONE:
                 if not irq & _IRQ_RX:
                     return False
-                return bits == 64 or self._answer_is(uids, off)
+                return self._answer_is(uids, off, bits)
         self.timeouts += 1
         return False
 
-    def _answer_is(self, uids, off):
-        """The ask's answer is the tag uids[off:off+8], or may be (garbled, collided)."""
+    def _answer_is(self, uids, off, bits):
+        """The ask's answer is the tag uids[off:off+8], or may be (garbled,
+        collided, or a 64-bit mask that only that tag matches); noise is not."""
         rxs = self._reg_low(_RX_STATUS)
-        if rxs & (_RX_COLLISION | _RX_PROTOCOL_ERROR | _RX_INTEGRITY_ERROR) or (
+        if rxs & (_RX_COLLISION | _RX_BYTES_MASK | _RX_COLL_POS) == _RX_COLLISION:
+            self.noise += 1
+            return False
+        if bits == 64 or rxs & (_RX_COLLISION | _RX_PROTOCOL_ERROR | _RX_INTEGRITY_ERROR) or (
                 rxs & _RX_BYTES_MASK) != _RESP_LEN:
             return True
         rx = self._rx
@@ -597,8 +679,14 @@ def inventory_all(readers):
     exchanges overlap (each reader has its own field and antennas). On an
     error every reader's field is switched off and the error is raised."""
     try:
+        guard = 0
         for r in readers:
-            r.start()
+            r._field_on(False)  # fields on, confirmed; one guard time for all
+            guard = max(guard, r.settle_us)
+        if guard:
+            sleep_us(guard)
+        for r in readers:
+            r.start(False)
         busy = True
         while busy:
             busy = False
@@ -606,10 +694,9 @@ def inventory_all(readers):
                 if not r.step():
                     busy = True
     except Exception:
-        for r in readers:
-            if r.scanning():
-                try:
-                    r.abort()
-                except OSError:
-                    pass
+        for r in readers:  # fields on before the error, scanning or not: off
+            try:
+                r.abort()
+            except OSError:
+                pass
         raise

@@ -808,6 +808,7 @@ def make_table(seed, miss=0.0, phantom=0.0):
     rises or a reset ends: sim/mjsim/board.py follows that handshake on its
     side)."""
     table = SimTable(seed=seed, miss_rate=miss, phantom_rate=phantom)
+    table.instant_tags()  # sim/mjsim/board.py runs its readers without the guard time
     for r in table.readers:
         r.busy_delay = 0
         r.boot_delay = 0

@@ -30,7 +30,8 @@ class Rig:
         self.sims = []
         self.readers = []
         for s in range(seats):
-            sim = self.bus.attach(PN5180Sim(seed=s + 7, busy_delay=1, boot_delay=1, **faults))
+            sim = self.bus.attach(PN5180Sim(seed=s + 7, busy_delay=1, boot_delay=1,
+                                            tag_ready_us=0, **faults))
             r = PN5180(self.bus, sim.nss, sim.busy, sim.rst, sim.ant, settle_us=0)
             r.init()
             self.sims.append(sim)

@@ -179,6 +179,7 @@ def sim_board():
     board = pico.make(SimMachine(table), table)
     for r in board.readers:
         r.settle_us = r.switch_us = 0
+    table.instant_tags()
     assert board.init() == 0
     return table, board
 

@@ -69,6 +69,14 @@ class SimTable:
             self.pins[board.RST[s]] = r.rst
             self.pins[board.ANT[s]] = r.ant
 
+    def instant_tags(self):
+        """Tags that answer as soon as the field is on, for drivers run
+        without the guard time (settle_us = 0: no real sleeps). The air
+        timing itself is held to the sources in tests/drivers/test_pn5180.py
+        and on the emulated board."""
+        for r in self.readers:
+            r.tag_ready_us = 0
+
     def press(self, seat, key):
         ex, first = self.board.key_bits(seat)
         self.keys[ex].press(first + key)
@@ -124,6 +132,7 @@ def make(seed=1, miss_rate=0.0, phantom_rate=0.0):
     for r in board.readers:
         r.settle_us = 0  # simulated tags answer at once: no real sleeps
         r.switch_us = 0
+    table.instant_tags()
     for sim in table.readers:
         sim.busy_delay = 1
     return board, table

@@ -22,6 +22,34 @@ What it models (datasheet reading as in drivers/pn5180.py):
   superpose and decode as one, as on air.
 - No answer: TIMER1 IRQ if Timer1 is armed (enable + start on TX end),
   otherwise no IRQ at all.
+What the silicon does that a driver must allow for (sources in
+hardware/chips.md; each is the worst case the sources allow, by default):
+- Boot: after RST rises (or the cable is plugged back) the chip boots for
+  `boot_us`; for the first `boot_quiet_us` of it BUSY still reads low (the
+  chip is not driving it yet), then high. A frame sent while it boots is lost
+  (counted in `violations`; reads clock out 0xFF) and IDLE_IRQ is set only
+  when the boot is over. The public drivers wait a fixed time after RST
+  before anything else (NXP: 2 ms, tueddy: 5 ms, ATrappmann: 10 ms) and then
+  for IDLE_IRQ: BUSY alone does not say the chip is up.
+- Firmware version (EEPROM 0x12, minor then major; default 3.5) and
+  MISC_CONFIG (EEPROM 0xE8). Every answer is signalled `digital_delay_us`
+  (321 us: NXP's ISO15693 high-data-rate digital delay) after it began on
+  air. Firmware from 3.8 on with MISC_CONFIG bit 0 set and bits 1..2 = 1
+  (Timer1) adds that delay to Timer1 itself; otherwise Timer1, started at TX
+  end and stopped at RX start, must outlast t1 + the delay, or it expires
+  first and the answer is lost (NXP NFC Reader Library,
+  phhalHw_Pn5180_SetTmo and phhalHw_Pn5180_Init).
+- RF_ON with collision avoidance (parameter bit 0 clear, NXP's default) is
+  refused while another field is on: another reader on the same bus (`air`)
+  or `external`; the field stays off and RF_ACTIVE_ERROR_IRQ is set.
+  `tx_fault` (a broken antenna driver) keeps the field off whatever is asked.
+  RF_STATUS bit 17 says the field is on, bit 16 that another field is
+  sensed, bits 0..9 the AGC value (`agc`) while the field is on.
+- Tags answer only once the field has been on `tag_ready_us`.
+- An empty slot can bring noise (`noise_rate`): an RX IRQ with the collision
+  flag, no byte and no collision position (NXP's Receive_Int: a timeout).
+Time is `clock()` (us): the real clock on both interpreters, the emulated
+one on the board (mjsim.boardemu.bridge sets it).
 Fault injection, from a seeded PRNG (same sequence on both interpreters):
 miss_rate (a tag stays silent for one request), phantom_rate (an empty slot
 returns a made-up UID that fits the mask), crosstalk_rate (a tag on the
@@ -34,9 +62,22 @@ again it has powered up afresh and needs the driver's init().
 from mjsim.chipsim.pins import ComputedPin, PinSim
 from mjsim.chipsim.rng import XorShift32
 
+try:
+    from time import ticks_us as _ticks_us
+
+    def real_us():
+        return _ticks_us()  # wraps at 2**30 on MicroPython: the sim's spans are short
+except ImportError:  # CPython
+    from time import perf_counter as _perf  # type: ignore[attr-defined]
+
+    def real_us():
+        return int(_perf() * 1000000)
+
+
 SYSTEM_CONFIG = 0x00
 IRQ_STATUS = 0x02
 IRQ_CLEAR = 0x03
+TIMER1_RELOAD = 0x0C
 TIMER1_CONFIG = 0x0F
 RX_STATUS = 0x13
 TX_CONFIG = 0x18
@@ -47,12 +88,26 @@ IRQ_TX = 1 << 1
 IRQ_IDLE = 1 << 2
 IRQ_TX_RFOFF = 1 << 8
 IRQ_TX_RFON = 1 << 9
+IRQ_RF_ACTIVE_ERROR = 1 << 10
 IRQ_TIMER1 = 1 << 12
 IRQ_GENERAL_ERROR = 1 << 17
 RX_COLLISION = 1 << 18
 RX_INTEGRITY_ERROR = 1 << 16  # the answer's CRC was wrong
 
+RF_TX_ON = 1 << 17  # RF_STATUS: this chip's field is on
+RF_DET = 1 << 16  # RF_STATUS: another field is sensed
+
 TX_CONFIG_15693 = 0x400 | 0x0C0 | 0x100  # data, SOF, EOF
+
+# The worst case each source allows (hardware/chips.md).
+BOOT_QUIET_US = 1000  # BUSY still low after RST rises: under NXP's 2 ms wait
+BOOT_US = 3000  # boot over: IDLE_IRQ (tueddy waits 5 ms before polling it)
+DIGITAL_DELAY_US = 321  # NXP DigiDelays_Us, ISO15693 high data rate
+T1_MAX_US = 323.3  # ISO/IEC 15693-3 t1 = 4352/fc + 32/fc: the latest answer
+TAG_READY_US = 5000  # a tag powered up: under NXP's 5.2 ms ISO15693 guard time
+NOISE_RATE = 0.02  # noise bursts per empty slot
+AGC_TUNED = 480  # AGC of a tuned antenna (RF_STATUS bits 0..9)
+FIRMWARE = (3, 5)  # (major, minor): before 3.8, the host pays the delay
 STATE_IDLE = 0
 STATE_WAIT_TRANSMIT = 1
 
@@ -60,6 +115,20 @@ STATE_WAIT_TRANSMIT = 1
 def uid_bytes(n):
     """8-byte wire-order (LSB first) UID from an int."""
     return bytes((n >> (8 * i)) & 0xFF for i in range(8))
+
+
+def first_difference(frames):
+    """Bit position (LSB first in each byte) where equal-length frames first differ."""
+    for i in range(len(frames[0])):
+        d = 0
+        for f in frames[1:]:
+            d |= f[i] ^ frames[0][i]
+        if d:
+            b = 0
+            while not d >> b & 1:
+                b += 1
+            return 8 * i + b
+    return 8 * len(frames[0])
 
 
 def uid_int(b):
@@ -71,7 +140,9 @@ def uid_int(b):
 
 class PN5180Sim:
     def __init__(self, seed=1, busy_delay=2, boot_delay=3, miss_rate=0.0, phantom_rate=0.0,
-                 crosstalk_rate=0.0):
+                 crosstalk_rate=0.0, firmware=FIRMWARE, misc_config=0, boot_us=BOOT_US,
+                 boot_quiet_us=BOOT_QUIET_US, tag_ready_us=TAG_READY_US, noise_rate=NOISE_RATE,
+                 clock=real_us):
         self.nss = PinSim(1, self._nss_edge, "NSS")
         self.rst = PinSim(1, self._rst_edge, "RST")
         self.ant = PinSim(0, None, "ANT")
@@ -86,6 +157,23 @@ class PN5180Sim:
         self.eeprom = bytearray(256)
         self.eeprom[0x10] = 0x00  # product version 4.0 (minor, major)
         self.eeprom[0x11] = 0x04
+        self.eeprom[0x12] = firmware[1]  # firmware version
+        self.eeprom[0x13] = firmware[0]
+        self.eeprom[0x14] = 0x01  # EEPROM version 0.1 (a data layout number)
+        self.eeprom[0x15] = 0x00
+        self.eeprom[0xE8] = misc_config
+        self.boot_us = boot_us
+        self.boot_quiet_us = boot_quiet_us
+        self.tag_ready_us = tag_ready_us
+        self.noise_rate = noise_rate
+        self.clock = clock
+        self.air = [self]  # the readers whose fields this one senses (SPIBusSim.attach)
+        self.external = False  # a field from outside the table
+        self.tx_fault = False  # the antenna driver never brings the field up
+        self.agc = AGC_TUNED
+        self.refused = 0  # RF_ON refused by collision avoidance
+        self.noises = 0
+        self.late = 0  # answers lost to Timer1 expiring first
         self.violations = 0
         self.bad_commands = 0
         self.requests = 0
@@ -117,12 +205,16 @@ class PN5180Sim:
     def _power_on(self):
         self.regs = [0] * 0x30
         self.regs[TX_CONFIG] = 0
-        self.regs[IRQ_STATUS] = IRQ_IDLE
+        self._boot_at = self.clock()
+        self._booting = self.boot_us > 0
+        self.regs[IRQ_STATUS] = 0 if self._booting else IRQ_IDLE
         self.field = False
+        self._field_at = 0
         self.protocol = None
         self.state = STATE_IDLE
         self.in_reset = False
         self._frame = bytearray()
+        self._lost = False
         self._pending = None
         self._reading = False
         self._reading_bytes = 0
@@ -137,11 +229,25 @@ class PN5180Sim:
         else:
             self._power_on()
 
+    def booting(self):
+        """0 booted, 1 booting with BUSY still low, 2 booting with BUSY high."""
+        if not self._booting:
+            return 0
+        t = self.clock() - self._boot_at
+        if t >= self.boot_us:
+            self._booting = False
+            self.regs[IRQ_STATUS] |= IRQ_IDLE
+            return 0
+        return 1 if t < self.boot_quiet_us else 2
+
     def _busy_read(self):
         if self.unplugged:
             return 0
         if self.in_reset:
             return 1
+        b = self.booting()
+        if b:
+            return b - 1
         if self.nss.value() == 0:
             return 1 if len(self._frame) or self._reading_bytes else 0
         if self._busy_left > 0:
@@ -155,14 +261,16 @@ class PN5180Sim:
         if self.unplugged:
             return
         if level == 0:
-            if self.in_reset or self._busy_left > 0:
+            self._lost = self.in_reset or self.booting() > 0
+            if self._lost or self._busy_left > 0:
                 self.violations += 1
             self._frame = bytearray()
-            self._reading = self._pending is not None
+            self._reading = self._pending is not None and not self._lost
             self._reading_bytes = 0
             return
-        if self.in_reset:
-            return
+        if self.in_reset or self._lost:
+            self._lost = False
+            return  # a frame the booting chip never took
         if self._reading:
             self._pending = None
             self._reading = False
@@ -176,7 +284,7 @@ class PN5180Sim:
                 for i in range(len(rbuf)):
                     rbuf[i] = 0
             return
-        if self.in_reset:
+        if self.in_reset or self._lost:
             if rbuf is not None:
                 for i in range(len(rbuf)):
                     rbuf[i] = 0xFF
@@ -228,14 +336,63 @@ class PN5180Sim:
             else:
                 self.protocol = None
         elif op == 0x16 and n == 2:
-            self.field = True
-            self.regs[IRQ_STATUS] |= IRQ_TX_RFON
+            self._rf_on(f[1])
         elif op == 0x17 and n == 2:
             self.field = False
             self._slots = None
             self.regs[IRQ_STATUS] |= IRQ_TX_RFOFF
         else:
             self.bad_commands += 1
+
+    def other_field(self):
+        """Another field is on near this reader's antennas."""
+        if self.external:
+            return True
+        for r in self.air:
+            if r is not self and r.field:
+                return True
+        return False
+
+    def _rf_on(self, param):
+        if self.field:
+            return
+        if not param & 1 and self.other_field():
+            self.refused += 1  # collision avoidance: somebody else's field is on
+            self.regs[IRQ_STATUS] |= IRQ_RF_ACTIVE_ERROR
+            return
+        if self.tx_fault:
+            return
+        self.field = True
+        self._field_at = self.clock()
+        self.regs[IRQ_STATUS] |= IRQ_TX_RFON
+
+    def firmware(self):
+        """Firmware version as major << 8 | minor (NXP's wFirmwareVer)."""
+        return self.eeprom[0x13] << 8 | self.eeprom[0x12]
+
+    def compensates(self):
+        """The firmware adds the digital delay to Timer1 itself (3.8 and on,
+        MISC_CONFIG bit 0 set and bits 1..2 = 1: Timer1)."""
+        m = self.eeprom[0xE8]
+        return self.firmware() >= 0x308 and m & 1 and (m >> 1) & 3 == 1
+
+    def timer1_us(self):
+        """Timer1's run from TX end until it expires, or None when it is not
+        armed to start at TX end."""
+        c = self.regs[TIMER1_CONFIG]
+        if not c & 1 or not c & (1 << 11):
+            return None
+        hz = 6780000 >> ((c >> 3) & 7) if c & 4 else 13560000
+        t = self.regs[TIMER1_RELOAD] * 1000000 / hz
+        return t + DIGITAL_DELAY_US if self.compensates() else t
+
+    def _too_late(self):
+        """The answer's start comes after Timer1 ran out (it stops only on RX start)."""
+        t = self.timer1_us()
+        if t is None or not self.regs[TIMER1_CONFIG] & (1 << 20):
+            return False
+        seen = T1_MAX_US + (0 if self.compensates() else DIGITAL_DELAY_US)
+        return seen >= t
 
     def _write_reg(self, reg, v):
         v &= 0xFFFFFFFF
@@ -257,7 +414,12 @@ class PN5180Sim:
 
     def _read_reg(self, reg):
         if reg == RF_STATUS:
-            return (self.state << 24) | ((1 << 17) if self.field else 0)
+            v = self.state << 24
+            if self.field:
+                v |= RF_TX_ON | (self.agc & 0x3FF)
+            if self.other_field():
+                v |= RF_DET
+            return v
         if reg >= len(self.regs):
             self.bad_commands += 1
             return 0
@@ -312,7 +474,8 @@ class PN5180Sim:
         slots = [[] for _ in range(16)]  # type: list
         one_slot = bool(flags & 0x20)
         here = self.ant.value() & 1
-        for ant in (here, 1 - here):
+        ready = self.clock() - self._field_at >= self.tag_ready_us
+        for ant in (here, 1 - here) if ready else ():
             for uid in self.tags[ant]:
                 if ant != here and not self.rng.chance(self.crosstalk_rate):
                     continue
@@ -338,7 +501,17 @@ class PN5180Sim:
             shift = self._mask_len + 4
             n = self._mask | (self._slot << self._mask_len) | ((hi << shift) & ((1 << 64) - 1))
             answers = [b"\x00\x00" + uid_bytes(n)]
+        if answers and self._too_late():
+            self.late += 1
+            answers = []
         if not answers:
+            if self.field and self.rng.chance(self.noise_rate):
+                self.noises += 1  # a burst: the receiver starts, finds nothing
+                self._rx = b""
+                self.regs[RX_STATUS] = RX_COLLISION
+                self.regs[IRQ_STATUS] |= IRQ_RX
+                self.state = STATE_WAIT_TRANSMIT
+                return
             self._no_answer()
         elif len(answers) == 1:
             self._rx = answers[0]
@@ -348,8 +521,12 @@ class PN5180Sim:
                 self.regs[RX_STATUS] |= RX_INTEGRITY_ERROR
             self.regs[IRQ_STATUS] |= IRQ_RX
         else:
-            self._rx = b""
-            self.regs[RX_STATUS] = RX_COLLISION
+            # bits go out least significant first: the first bit where the
+            # answers differ is the collision position (RX_STATUS bits
+            # 19..25), the whole bytes before it are received
+            pos = first_difference(answers)
+            self._rx = answers[0][:pos >> 3]
+            self.regs[RX_STATUS] = RX_COLLISION | (pos << 19) | (pos >> 3)
             self.regs[IRQ_STATUS] |= IRQ_RX
         self.state = STATE_WAIT_TRANSMIT
 

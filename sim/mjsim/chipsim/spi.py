@@ -11,7 +11,11 @@ class SPIBusSim:
         self.transfers = 0
 
     def attach(self, device):
+        """A chip on the bus. PN5180s on one bus are one table's readers:
+        each senses the others' fields (its `air`)."""
         self.devices.append(device)
+        if hasattr(device, "air"):
+            device.air = self.devices
         return device
 
     def init(self, *args, **kwargs):
