@@ -24,20 +24,21 @@ FULL = const(8)  # flash full: no new hand until the host takes the logs
 READER = const(9)  # a reader does not answer
 KEYS = const(10)  # a key expander does not answer
 DISPLAY = const(11)  # a display does not answer
+FIELD = const(12)  # a reader answers but its RF field does not come on
 
 # 4-character display texts (HT16K33 font: digits, space, - _ = and the
 # letters A b C d E F G H I J L n o P q r S t U y), index = code.
 TEXTS = ("    ", "quE ", "turn", "tAG ", "2PLC", "5th ", "Cnt ", "rEF ", "FULL", "rdEr", "PAd ",
-         "dISP")
+         "dISP", "FLd ")
 NAMES = ("none", "void-suit discard", "out of turn", "unknown tag", "tile in two places",
          "fifth copy", "wrong tile count", "claim refused", "flash full", "reader fault",
-         "keys fault", "display fault")
+         "keys fault", "display fault", "RF field fault")
 
 # Alerts that a key press raised clear by themselves; the rest need the table put right.
 _BY_KEY = const(1 << REFUSED | 1 << TURN)
 # Chip alerts: a chip of the seat does not answer. They stop nothing (the
 # other seats play on) and stand until the controller sees the chip back.
-_CHIP = const(1 << READER | 1 << KEYS | 1 << DISPLAY)
+_CHIP = const(1 << READER | 1 << KEYS | 1 << DISPLAY | 1 << FIELD)
 
 
 def from_reason(reason):

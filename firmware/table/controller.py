@@ -304,7 +304,7 @@ class Controller:
         new = down & ~self.down
         self.down = down
         for s in range(d.seats):
-            c = alerts.READER if down >> s & 1 else (
+            c = self._reader_alert(s) if down >> s & 1 else (
                 alerts.KEYS if down >> 8 + s & 1 else (alerts.DISPLAY if down >> 4 + s & 1 else 0))
             if c:
                 if al.code[s] == 0 or al.by_key[s] == 2:
@@ -313,6 +313,12 @@ class Controller:
                     self._log_alert(s, c, 0, now)
             elif al.by_key[s] == 2:
                 al.clear(s)
+
+    def _reader_alert(self, s):
+        """A reader down: FIELD when it answers but its field stays off (the
+        driver's field_fault: antenna, its tuning or the TX supply), READER
+        when it does not answer at all (the cable)."""
+        return alerts.FIELD if self.board.readers[s].field_fault else alerts.READER
 
     def new_match(self, rs):
         """A match under ruleset rs begins (the table must not be in a hand).

@@ -109,3 +109,19 @@ def test_one_failed_transaction_is_not_a_dead_chip():
     r.board.refresh_inputs()
     r.board.refresh_inputs()
     assert r.board.down == 1 << 8
+
+
+def test_a_reader_whose_field_stays_off_shows_the_field_alert():
+    # the reader answers on SPI, but RF_STATUS says its field never came on
+    # (an antenna open or shorted): FLd, not rdEr, and it is taken back once
+    # the field comes on again
+    r = opening()
+    _fast(r)
+    sim = r.table.readers[1]
+    sim.tx_fault = True
+    assert r.until(lambda: r.ctl.alerts.code[1] == alerts.FIELD)
+    assert r.board.down == 1 << 1 and r.text(1) == "FLd "
+    assert r.board.readers[1].field_fault
+    sim.tx_fault = False
+    assert r.until(lambda: r.board.down == 0, 60)
+    assert r.until(lambda: r.ctl.alerts.code[1] == 0)

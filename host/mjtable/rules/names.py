@@ -78,7 +78,7 @@ REASON_KEYS = (
 # they are the same): what a seat's display shows, by name.
 ALERT_NAMES = ("none", "void-suit discard", "out of turn", "unknown tag", "tile in two places",
                "fifth copy", "wrong tile count", "claim refused", "flash full", "reader fault",
-               "keys fault", "display fault")
+               "keys fault", "display fault", "RF field fault")
 
 
 # the patterns' Chinese names, in sichuan.ruleset.PATTERNS order
