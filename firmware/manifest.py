@@ -16,4 +16,5 @@ package("sichuan", files=["__init__.py", "claims.py", "fan.py", "game.py", "hand
 package("table", files=["alerts.py", "controller.py", "crc.py", "display.py", "enroll.py",
                         "frame.py", "hostcmds.py", "hostlink.py", "le.py", "link.py",
                         "logstore.py", "mac.py", "observe.py", "recordlog.py", "scan.py",
-                        "store.py", "usbport.py", "watchdog.py", "whiten.py", "xfer.py"])
+                        "selftest.py", "store.py", "usbport.py", "watchdog.py", "whiten.py",
+                        "xfer.py"])

@@ -105,11 +105,13 @@ class Board:
         the table from playing the others and reporting it."""
         self.down = 0
         for b in range(3 * _SEATS):
-            if not self._init(b):
-                self._init(b)  # once more: see refresh_inputs on the next transaction
+            if not self.init_chip(b):
+                self.init_chip(b)  # once more: see refresh_inputs on the next transaction
         return self.down
 
-    def _init(self, b):
+    def init_chip(self, b):
+        """(Re-)initialise chip b (bits as `down`); True if it answered, and
+        its bit in `down` says so."""
         chips = self.readers if b < _SEATS else (
             self.displays if b < 2 * _SEATS else self.expanders)
         try:
@@ -133,7 +135,7 @@ class Board:
             if self.down >> b & 1:
                 break
         self._next = b
-        return b if self._init(b) else -1
+        return b if self.init_chip(b) else -1
 
     def refresh_inputs(self):
         """Read the seats' key expanders (one I2C transaction each) before

@@ -81,6 +81,11 @@ class SeatLeds:
             self.np.write()
         return changed
 
+    def refresh(self):
+        """Write the seats' states again at the next tick (the chain was
+        written by someone else: a self-test's pattern)."""
+        self._dirty = True
+
     def all_off(self):
         for s in range(self.seats):
             self._state[s] = OFF

@@ -21,6 +21,8 @@ install(link, logs, ...) -> Host registers on a table.link.Link:
     0x24 WATCH  read  on u8 -> (none): stream live events (0 stops)
     0x25 TAG    read  (none) -> seq u32, uid[8]: the tag last read on the
                       enrolment antenna (seq counts presentations; 0 = none)
+    0x26 SELFTEST read (none) -> text: the table checks its chips (table.selftest:
+                      one line a seat); E_BUSY while a hand is in play
   INFO key=value lines: fw, proto, rules, rules_crc (the stored ruleset, which
   the next match plays), free, logs, clock, key, watch; hand (the log being
   written, -1 between hands); mpy (MicroPython's version), and when they
@@ -63,6 +65,7 @@ CMD_CLOCK = const(0x22)
 CMD_MATCH = const(0x23)
 CMD_WATCH = const(0x24)
 CMD_TAG = const(0x25)
+CMD_SELFTEST = const(0x26)
 
 MATCH_START = const(1)
 MATCH_END = const(2)
@@ -353,6 +356,7 @@ class Host:
         enroll_file="enroll.bin",
         enroll_map=None,
         status=None,
+        selftest=None,
     ):
         from table.xfer import Transfers
 
@@ -370,6 +374,7 @@ class Host:
         self._current = current_log
         self._tag = last_tag
         self._status = status
+        self._selftest = selftest
         self.refused = ""
         self.usb = ""  # app.main_board: "locked", "maint" or "open" (the REPL's state)
         self.stats = None  # app.main_board: its Stats (INFO heap=, the board's figures)
@@ -403,6 +408,7 @@ class Host:
         link.register(CMD_MATCH, self._cmd_match, True)
         link.register(CMD_WATCH, self._cmd_watch)
         link.register(CMD_TAG, self._cmd_tag)
+        link.register(CMD_SELFTEST, self._cmd_selftest)
         link.register(F.CMD_INFO, self._cmd_info)
 
     def _load_rules(self):
@@ -534,6 +540,14 @@ class Host:
         struct.pack_into("<I", resp, 0, seq)
         resp[4:12] = uid
         return 12
+
+    def _cmd_selftest(self, req, resp):
+        if self._selftest is None:
+            raise F.LinkError(F.E_STATE)
+        text = self._selftest()  # raises LinkError(E_BUSY) in a hand
+        n = min(len(text), len(resp))
+        resp[:n] = text[:n]
+        return n
 
     def _cmd_info(self, req, resp):
         text = self.info()
@@ -667,6 +681,8 @@ def install(link, logs, **kw):
       seats       seats of the physical table (4)
       status      fn() -> more INFO lines (text, no final newline): the match
                   in play and the table's health
+      selftest    fn() -> the SELFTEST report (bytes); raise frame.LinkError
+                  (E_BUSY) to refuse
     Returns the Host: call host.poll() after link.poll(), host.push_event(b)
     for live events and host.seal(log) at the end of a hand."""
     return Host(link, logs, **kw)

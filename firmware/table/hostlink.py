@@ -15,6 +15,7 @@ KEY_FILE = "key"  # the table key (32 bytes), table.store format
 ENROLL_PLACE = 1  # the enrolment antenna: seat 0's tray (table.scan places)
 LINK_BURST = 8  # link frames handled per wake of the link task
 DEAL_WAIT = 5  # INFO state: a hand started (PLAY), its deal not yet begun
+_PATTERN_MS = 3000  # a self-test's display and LED patterns stay this long
 
 
 class LiveLog:
@@ -90,7 +91,9 @@ class HostLink:
             self.link, logs, root=root, rules=ctl.rs, on_rules=self._on_rules,
             on_enroll=self._on_enroll, on_match=self._on_match, busy=self.busy,
             current_log=self.current_log, table_id=table_id,
-            enroll_map=ctl.scanner.enroll.uids, last_tag=self.last_tag, status=self.status)
+            enroll_map=ctl.scanner.enroll.uids, last_tag=self.last_tag, status=self.status,
+            selftest=self.selftest)
+        self._redraw_at = None  # ticks_ms when a self-test's patterns give way
         ctl.logs = LiveLogs(logs, self.host)
         self._tag_seq = 0
         self._tag_uid = None  # on the antenna at the last question
@@ -142,6 +145,30 @@ class HostLink:
         ctl = self.ctl
         return ctl.log.log_id if ctl.log is not None else -1
 
+    def selftest(self):
+        """SELFTEST: between hands only (a hand's tiles would be read by a
+        scanner that is not looking); the patterns stay _PATTERN_MS."""
+        from table import frame as F
+
+        if self.busy():
+            raise F.LinkError(F.E_BUSY)
+        from table import selftest
+
+        text = selftest.run(self.ctl.board)
+        self._redraw_at = time.ticks_add(time.ticks_ms(), _PATTERN_MS)
+        return text
+
+    def _redraw(self):
+        """The self-test's patterns give way to what the table shows."""
+        if self._redraw_at is None or time.ticks_diff(time.ticks_ms(), self._redraw_at) < 0:
+            return
+        self._redraw_at = None
+        d = self.ctl.display
+        for s in range(d.seats):
+            d.redraw(s)
+        if d.leds is not None:
+            d.leds.refresh()
+
     def _on_rules(self, rs):
         self.next_rules = rs  # the match under way keeps its rules
 
@@ -191,6 +218,7 @@ class HostLink:
         """Between frames: end a match after `hands` hands, start the next one
         `rematch_ms` after the last ended."""
         ctl = self.ctl
+        self._redraw()
         if self.hands and ctl.state == C.END and ctl.match.hand_no >= self.hands:
             ctl.state = C.DONE  # the match is as long as asked
         if self.deadline is not None and ctl.state != C.DONE:

@@ -11,7 +11,7 @@ import sys
 
 from serial import SerialException
 
-from mjtable import BadInput
+from mjtable import BadInput, selftestcmd
 from mjtable.archive import sqlite as archive_sqlite
 from mjtable.commands import calc as calccmd
 from mjtable.commands import deploy as deploycmd
@@ -47,6 +47,7 @@ COMMAND_MODULES = (
     flashcmd,
     monitorcmd,
     enrollcmd,
+    selftestcmd,
     eventcmd,
     livecmd,
 )

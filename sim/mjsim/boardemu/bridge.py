@@ -8,12 +8,18 @@ waits for the answer while the emulated CPU is paused (the protocol is in
 runner.mjs's header). What the models do not have, this module adds, in
 emulated time:
 - a PN5180's BUSY line: high from the first byte of a frame, low CMD_NS
-  after NSS rises (BOOT_NS after a reset);
+  after NSS rises; after RST rises (or the cable is plugged back) low for
+  the model's boot_quiet_us, high until boot_us (PN5180Sim's boot: frames
+  in it are lost and counted as violations);
 - the ISO15693 air time of each exchange (mjsim/scantime.py's timings):
-  the RX IRQ of an answer (or a collision) appears when the answer has
-  arrived (request or EOF, t1, the answer), the TIMER1 IRQ of a silent slot
-  when the PN5180's Timer1 runs out (the driver's reload at 848 kHz after the
-  request); until then IRQ_STATUS and RX_STATUS read as before the request;
+  the RX IRQ of an answer (or a collision, or a noise burst) appears when
+  the answer has arrived and the PN5180 has taken its digital delay (request
+  or EOF, t1, the answer, 321 us), the TIMER1 IRQ of a silent slot when the
+  PN5180's Timer1 runs out (PN5180Sim.timer1_us: the driver's reload, and
+  the delay when the firmware adds it); until then IRQ_STATUS and RX_STATUS
+  read as before the request;
+- the models' time (PN5180Sim.clock: boot, tags' power-up) is the emulated
+  time;
 - a chip that stops answering (fault()): an I2C chip NAKs its address; a
   PN5180 leaves BUSY low and MISO at 0 (an unplugged cable: the RP2040's
   pad pull-downs); a chip that comes back was power-cycled (fresh registers;
@@ -32,8 +38,6 @@ from mjsim.chipsim.machine_sim import NeoPixelSim, SimTable
 from mjsim.chipsim.mcp23017_sim import MCP23017Sim
 
 CMD_NS = 20_000  # BUSY after a command frame (PN5180 host interface: tens of us)
-BOOT_NS = 2_000_000  # BUSY after RST rises, until the PN5180 has booted
-TIMER1_HZ = 848_000  # the driver's Timer1 prescaler (TIMER1_CONFIG 3 << 3)
 LED_PIN = W.LED_DATA
 LEDS = W.SEATS * W.LEDS_PER_SEAT
 # undriven (input) output pins: the seat board pulls NSS and RST up, the relay rests on the rack
@@ -54,10 +58,13 @@ class Reader:
     The runner raises BUSY on a frame's first byte and serves the MISO bytes
     miso() gave it; the frame itself arrives here when NSS rises."""
 
-    def __init__(self, sim, nss_gpio, busy_gpio):
+    def __init__(self, sim, nss_gpio, busy_gpio, chips):
         self.sim = sim
+        self.chips = chips
         sim.busy_delay = 0
         sim.boot_delay = 0
+        sim.clock = self.clock
+        sim._power_on()  # powered up at emulated time 0
         self.nss_gpio = nss_gpio
         self.busy_gpio = busy_gpio
         self.busy_low_at = 0  # emulated ns from which BUSY is low (inf: high until told)
@@ -66,6 +73,10 @@ class Reader:
         self.violations = 0  # frames started while BUSY was high
         self.exchanges = 0
         self.air_ns = 0  # air time of all exchanges
+
+    def clock(self):
+        """The model's time in us: the emulated time of the event in hand."""
+        return self.chips.now // 1000
 
     def settle(self, ns):
         """Let the exchange on air end if its time has come."""
@@ -82,9 +93,12 @@ class Reader:
             return
         sim = self.sim
         self.settle(fall)
-        if mosi and fall < self.busy_low_at:
-            self.violations += 1
+        lost = sim.violations
+        self.chips.now = fall  # the model's clock at NSS low
         sim.nss.value(0)
+        if mosi and (fall < self.busy_low_at or sim.violations > lost):
+            self.violations += 1
+        self.chips.now = rise
         rb = bytearray(1)
         for v in mosi:
             sim.spi_transfer(bytes((v,)), rb)
@@ -94,7 +108,9 @@ class Reader:
         before_irq = regs[P.IRQ_STATUS]
         before_rxs = regs[P.RX_STATUS]
         sim.nss.value(1)
-        if mosi:
+        if mosi and sim.booting():
+            self.boot(rise, out)  # a frame the booting chip did not take
+        elif mosi:
             self.set_busy(0, rise + CMD_NS, out)
         if frame[:1] == b"\x09":
             self._on_air(rise, frame, before_irq, before_rxs)
@@ -118,10 +134,11 @@ class Reader:
             tx = scan_time.request_us(frame[4] if len(frame) > 4 else 0)
         else:
             tx = scan_time.EOF_DOWN
-        if new & P.IRQ_RX:
-            t = tx + scan_time.T1 + scan_time.ANSWER
+        if new & P.IRQ_RX:  # an answer, a collision, or noise (no byte: its SOF only)
+            heard = scan_time.ANSWER if regs[P.RX_STATUS] & 0x1FF else scan_time.SOF_UP
+            t = tx + scan_time.T1 + heard + P.DIGITAL_DELAY_US
         else:
-            t = tx + regs[0x0C] * 1e6 / TIMER1_HZ  # TIMER1_RELOAD ticks
+            t = tx + (self.sim.timer1_us() or 0)
         self.exchanges += 1
         self.air_ns += _us_ns(t)
         self.onair = (ns + _us_ns(t), new, regs[P.RX_STATUS])
@@ -129,6 +146,7 @@ class Reader:
         regs[P.RX_STATUS] = before_rxs
 
     def rst(self, ns, level, out):
+        self.chips.now = ns
         self.sim.rst.value(level)
         if not self.answering:
             return
@@ -136,8 +154,25 @@ class Reader:
         if level == 0:
             self.set_busy(1, ns, out)
         else:
-            self.set_busy(0, ns + BOOT_NS, out)
+            self.boot(ns, out)
         self.miso(out)
+
+    def boot(self, ns, out):
+        """BUSY as the model's boot has it at ns: low before the chip drives
+        it (then high from boot_quiet_us on), high until boot_us, then low.
+        The model loses the frames sent while it boots."""
+        sim = self.sim
+        b = sim.booting()
+        if b == 2:
+            done = (sim._boot_at + sim.boot_us) * 1000
+            self.set_busy(1, ns, out)
+            out.append("B%d,0,%d" % (self.busy_gpio, done))
+            self.busy_low_at = done
+            return
+        self.set_busy(0, ns, out)
+        if b == 1:
+            up = (sim._boot_at + sim.boot_quiet_us) * 1000
+            self.chips.at(up, lambda: self.answering and self.boot(up, self.chips.out))
 
     def set_busy(self, level, ns, out):
         out.append("B%d,%d,%d" % (self.busy_gpio, level, ns))
@@ -159,12 +194,14 @@ class Reader:
         afresh, BUSY low as after its boot)."""
         self.answering = answering
         self.onair = None
+        self.busy_low_at = 0
         if answering:
             tags = self.sim.tags
-            self.sim._power_on()
+            self.sim._power_on()  # boots from now (the model's clock)
             self.sim.tags = tags
-        self.busy_low_at = 0
         self.attach(0, out)
+        if answering:
+            self.boot(self.chips.now, out)
 
 
 class Chips:
@@ -173,10 +210,11 @@ class Chips:
     harness's API takes it for changes from the test)."""
 
     def __init__(self, seed=1, miss_rate=0.0, phantom_rate=0.0, crosstalk_rate=0.0):
+        self.now = 0  # emulated ns of the last event
         self.table = SimTable(seed=seed, miss_rate=miss_rate, phantom_rate=phantom_rate,
                               crosstalk_rate=crosstalk_rate)
         self.table.leds = NeoPixelSim(None, LEDS)
-        self.readers = [Reader(r, W.NSS[s], W.BUSY[s])
+        self.readers = [Reader(r, W.NSS[s], W.BUSY[s], self)
                         for s, r in enumerate(self.table.readers)]
         self.by_nss = {W.NSS[s]: self.readers[s] for s in range(4)}
         self.by_rst = {W.RST[s]: self.readers[s] for s in range(4)}
@@ -331,6 +369,9 @@ class Chips:
         self.table.i2c.transactions += 1
         if dev is None:
             return "0"
+        fault = getattr(dev, "sda_fault", None)
+        if mode and fault is not None and fault():
+            return "0"  # SDA corrupted (a GP7 input moved): the read fails
         if mode:  # a read: the bytes from the register pointer, read ahead
             self.i2c_read = getattr(dev, "ptr", 0)
             self.out.append("A" + self._ahead(16).hex())

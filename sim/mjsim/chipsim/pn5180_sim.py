@@ -229,6 +229,13 @@ class PN5180Sim:
         else:
             self._power_on()
 
+    def instant_boot(self):
+        """Boot at once, now and after every reset (a board whose BUSY is
+        kept on the firmware's side: boards/sim.py)."""
+        self.boot_us = 0
+        self._booting = False
+        self.regs[IRQ_STATUS] |= IRQ_IDLE
+
     def booting(self):
         """0 booted, 1 booting with BUSY still low, 2 booting with BUSY high."""
         if not self._booting:
