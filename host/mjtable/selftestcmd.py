@@ -169,9 +169,11 @@ def selftest(args):
         data = link.request(CMD_SELFTEST)
     except L.LinkError as e:
         if e.status == E_BUSY:
-            raise BadInput("selftest refused by the table: a hand is in play; the self-test "
-                           "runs between hands (let the hand end, or `mjtable match end`)") from None
-        raise BadInput("selftest: %s" % e) from None
+            why = ("a hand is in play; the self-test runs between hands (let the hand end, "
+                   "or `mjtable match end`)")
+        else:
+            why = str(e)
+        raise BadInput("selftest refused by the table: %s" % why) from None
     seats = report(data.decode(), agc)
     if args.json:
         print(json.dumps({"seats": seats}, indent=2, sort_keys=True))
