@@ -30,6 +30,12 @@ PATTERN = "8.8.8.8."  # every segment but the colon, which show_text sets
 _WHITE = (48, 48, 48)
 
 
+def _up(board, b):
+    """Chip b re-initialised: twice before it counts as not answering (on the
+    rp2 port the I2C transaction after one that timed out can fail too)."""
+    return board.init_chip(b) or board.init_chip(b)
+
+
 def _antenna(r, ant):
     """'ON,AGC,N' for one antenna of reader r."""
     try:
@@ -42,7 +48,7 @@ def _antenna(r, ant):
 
 def _reader(board, s):
     r = board.readers[s]
-    if not board.init_chip(s) and not r.field_fault:  # a field that stays off: it answers
+    if not _up(board, s) and not r.field_fault:  # a field that stays off: it answers
         return "reader=0 product=0 firmware=0 eeprom=0 rack=-1,0,0 tray=-1,0,0"
     text = "reader=1 product=%x firmware=%x eeprom=%x rack=%s tray=%s" % (
         r.product, r.firmware, r.eeprom_version, _antenna(r, ANT_RACK), _antenna(r, ANT_TRAY))
@@ -54,7 +60,7 @@ def _reader(board, s):
 
 
 def _display(board, s):
-    if not board.init_chip(_SEATS + s):
+    if not _up(board, _SEATS + s):
         return 0
     try:
         board.displays[s].show_text(PATTERN, True)
@@ -65,7 +71,7 @@ def _display(board, s):
 
 def _keys(board, s):
     """(answered, pressed mask)."""
-    if not board.init_chip(2 * _SEATS + s):
+    if not _up(board, 2 * _SEATS + s):
         return 0, 0
     b = board.buttons[s]
     pressed = 0
