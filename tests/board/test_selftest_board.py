@@ -40,7 +40,8 @@ def test_selftest_names_the_unplugged_reader_and_the_stopped_display(tmp_path):
         b.answer("display2", False)
         code, seats = selftest(b)
         assert code == 1
-        assert [s["ok"] for s in seats] == [True, False, False, True], [s["problems"] for s in seats]
+        why = [s["problems"] for s in seats]
+        assert [s["ok"] for s in seats] == [True, False, False, True], why
         assert len(seats[1]["problems"]) == 1
         assert seats[1]["problems"][0].startswith("reader not answering: check the seat cable")
         assert seats[2]["problems"] == [
