@@ -11,6 +11,12 @@ Air timings (fc = 13.56 MHz):
   t1 (request end -> answer) 4352/fc = 320.94 us nominal;
   t2 (answer end -> next EOF) >= 4192/fc = 309.14 us;
   t3 (EOF -> next EOF when nobody answers) >= 4384/fc + tag SOF = 474.34 us.
+The PN5180 (hardware/chips.md, rows 1 and 4): an answer is signalled its
+  digital delay (321 us) after it ends, so the next EOF goes out
+  max(t2, 321 us) after it; a silent slot ends when Timer1 runs out: 797 us
+  on firmware before 3.8 (476 us + the delay the host adds), 476 us when the
+  firmware adds it; the field is on 5.2 ms (guard time) before the first
+  request.
 Inventory answer: flags, DSFID, UID(8), CRC(2) = 12 bytes = 96 bits.
 Inventory request: flags, command, mask length, mask bytes, CRC(2).
 Host overhead (SPI frames with the BUSY handshake from MicroPython on the
@@ -29,7 +35,9 @@ T1 = 4352 / FC * 1e6
 T2 = 4192 / FC * 1e6
 T3 = 4384 / FC * 1e6 + SOF_UP
 ANSWER = SOF_UP + 96 * BIT_UP + EOF_UP
-FIELD_SETTLE = 1000.0  # us after RF_ON before the first request (driver settle_us)
+DIGITAL_DELAY = 321.0  # us: NXP's ISO15693 high-data-rate digital delay
+TIMER1 = 476.0 + DIGITAL_DELAY  # us: a silent slot, firmware before 3.8 (the worst case)
+FIELD_SETTLE = 5200.0  # us after RF_ON before the first request (driver settle_us: NXP's GTV)
 HOST_ROUND = 500.0  # us: LOAD_RF_CONFIG, idle/transceive, RF_STATUS, IRQ clear, SEND_DATA
 HOST_SLOT = 600.0  # us: IRQ/RX_STATUS reads, READ_DATA, the 5-frame EOF sequence
 RELAY_MS = 5.0  # ms per antenna change (driver switch_us), two per seat per cycle
@@ -54,7 +62,7 @@ def scan(uids, host=True):
             if slot:
                 total += EOF_DOWN
             n = sum(1 for u in match if (u >> mbits) & 15 == slot)
-            total += T1 + ANSWER + T2 if n else T3
+            total += T1 + ANSWER + max(T2, DIGITAL_DELAY) if n else TIMER1
             total += HOST_SLOT if host else 0.0
             if n > 1:
                 stack.append((mask | (slot << mbits), mbits + 4))
