@@ -164,6 +164,9 @@ class PN5180:
     5.2 ms by default; 0 for simulated chips whose tags answer at once).
     switch_us: extra wait before the first scan after the antenna relay moved
     (G6K-2F-Y operate/release time is 3 ms max; 0 for simulated chips).
+    keep_field: leave the field on after an inventory or a find (tags stay
+    powered: the next request on the same antenna needs no guard time);
+    rf_off(), select_antenna() to the other antenna, or a reset end it.
     frames: make_frames() shared with the other readers on the bus, or None
     for the reader's own.
     """
@@ -182,6 +185,8 @@ class PN5180:
         self.settle_us = settle_us
         self.switch_us = switch_us
         self._switched = False
+        self._field = False  # our field is on (and the tags powered) between calls
+        self.keep_field = False
         self._eof_only = False  # TX_CONFIG set for EOF-alone slots
         self.max_tags = max_tags
         self.uids = bytearray(8 * max_tags)
@@ -334,6 +339,7 @@ class PN5180:
         self.agc = rs & _AGC_MASK
 
     def rf_off(self):
+        self._field = False
         self._frame_out(_F_RF_OFF)
 
     def load_iso15693(self):
@@ -348,6 +354,7 @@ class PN5180:
         and every IRQ cleared. BUSY right after RST rises says nothing: the
         booting chip is not driving it yet."""
         self._eof_only = False
+        self._field = False
         self.nss.value(1)
         self.rst.value(0)
         sleep_us(_RST_LOW_US)
@@ -538,11 +545,14 @@ class PN5180:
         self._start_round(0)
 
     def _field_on(self, guard=True):
+        if self._field:
+            return  # still on from the last call: the tags are powered
         if self._switched:
             self._switched = False
             if self.switch_us:
                 sleep_us(self.switch_us)  # relay contacts settled, field still off
         self.rf_on()
+        self._field = self.keep_field
         if guard and self.settle_us:
             sleep_us(self.settle_us)
 
@@ -555,7 +565,7 @@ class PN5180:
         answer counts only if its whole UID is the one asked for; a garbled
         answer or a collision counts as there (a tag answered). Returns how
         many asks went unanswered before it answered, or `tries` if it never
-        did. Field on for the call only."""
+        did. Field on for the call only, unless keep_field."""
         if bits & 7 or not 16 <= bits <= 64:
             raise ValueError("bits: 16..64, whole bytes")
         self._field_on()
@@ -564,8 +574,12 @@ class PN5180:
                 if self._ask(uids, off, bits):
                     return k
             return tries
+        except Exception:
+            self._field = False  # an error: the field off, whatever keep_field says
+            raise
         finally:
-            self.rf_off()
+            if not self._field:
+                self.rf_off()
 
     def _ask(self, uids, off, bits):
         self.load_iso15693()
@@ -636,7 +650,9 @@ class PN5180:
                 m[i] = sm[base + i]
             self._start_round(self._stack_len[self._sp])
             return False
-        self.abort()
+        self._busy_scan = False
+        if not self._field:
+            self.rf_off()
         return True
 
     def abort(self):

@@ -18,6 +18,10 @@ UID has been seen in `arrive` consecutive scans of that place (a phantom read
 is random and does not repeat).
 A tile in flux after a read is settled at once by asking for it by its UID
 (ask, settle): each ask counts as a scan of that place for that tile alone.
+A reader's field stays on from one read or ask to the next at the same
+antenna (PN5180.keep_field): its tags stay powered, so only a field newly
+on waits NXP's 5.2 ms guard time; the field of the reader used before is
+switched off when another reader is used, so one field is on at a time.
 All state is bytearrays sized at construction; a scan allocates nothing.
 """
 
@@ -45,6 +49,9 @@ class Scanner:
         if arrive < 1 or gone < 1:
             raise ValueError("arrive and gone are >= 1 scans")
         self.readers = readers
+        for r in readers:
+            r.keep_field = True
+        self._lit = -1  # the seat whose reader's field may be on
         self.enroll = enroll
         self.arrive = arrive
         self.gone = gone
@@ -85,7 +92,7 @@ class Scanner:
         if self.skip >> (p >> 1) & 1:
             self._flux_walk(p)
             return  # its reader is down: boards.pico Board.retry() takes it back
-        r = self.readers[p >> 1]
+        r = self._reader(p)
         try:
             r.select_antenna(p & 1)
             r.inventory()
@@ -109,7 +116,7 @@ class Scanner:
         error is no evidence either way."""
         if self.skip >> (p >> 1) & 1:
             return False
-        r = self.readers[p >> 1]
+        r = self._reader(p)
         try:
             r.select_antenna(p & 1)
             k = r.find(self.enroll.uids, 8 * t, tries, self.enroll.ask_bits())
@@ -129,6 +136,24 @@ class Scanner:
         if k < tries:
             self._seen_at(t, p)
         return k < tries
+
+    def _reader(self, p):
+        """p's reader, the field of the one used before switched off."""
+        s = p >> 1
+        if self._lit != s:
+            self.fields_off()
+            self._lit = s
+        return self.readers[s]
+
+    def fields_off(self):
+        """Switch off the field left on (a reader that fails is left alone:
+        its own errors count in scan_place and ask)."""
+        if self._lit >= 0:
+            try:
+                self.readers[self._lit].rf_off()
+            except OSError:
+                pass
+            self._lit = -1
 
     def unsettled(self, p, t0=0):
         """The first tile from t0 on that the reads left in flux at p: seen

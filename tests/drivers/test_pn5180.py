@@ -423,3 +423,26 @@ def test_find_counts_the_asks_a_tag_misses():
     sim.set_tags(0, [tag(1)])
     got = [d.find(tag(1), 0, 6) for _ in range(40)]
     assert 0 in got and any(0 < k < 6 for k in got)  # some asks missed, then it answered
+
+
+def test_a_kept_field_needs_no_second_rf_on_or_guard():
+    from time import sleep
+
+    bus, (sim,), (d,) = make(tag_ready_us=5000)
+    d.keep_field = True
+    tags = rand_tags(12, 5)
+    sim.set_tags(0, tags)
+    assert d.inventory() == 5 and sim.field  # left on: the tags stay powered
+    n = sim.rf_ons
+    assert d.find(bytearray(tags[2]), 0, 1) == 0 and sim.rf_ons == n and sim.field
+    late = tag(0x4242)
+    sim.put(0, late)  # laid into the field: it needs its own power-up time
+    assert d.inventory() == 5 and sim.rf_ons == n
+    sleep(0.006)
+    assert d.inventory() == 6
+    d.select_antenna(ANT_TRAY)  # the relay moves with the field off
+    assert not sim.field
+    d.select_antenna(ANT_RACK)
+    assert d.inventory() == 6 and sim.rf_ons == n + 1
+    d.rf_off()
+    assert not sim.field

@@ -45,7 +45,8 @@ hardware/chips.md; each is the worst case the sources allow, by default):
   `tx_fault` (a broken antenna driver) keeps the field off whatever is asked.
   RF_STATUS bit 17 says the field is on, bit 16 that another field is
   sensed, bits 0..9 the AGC value (`agc`) while the field is on.
-- Tags answer only once the field has been on `tag_ready_us`.
+- Tags answer only once the field has been on `tag_ready_us`, and a tag laid
+  into a field already on only `tag_ready_us` after it was laid.
 - An empty slot can bring noise (`noise_rate`): an RX IRQ with the collision
   flag, no byte and no collision position (NXP's Receive_Int: a timeout).
 Time is `clock()` (us): the real clock on both interpreters, the emulated
@@ -172,6 +173,8 @@ class PN5180Sim:
         self.tx_fault = False  # the antenna driver never brings the field up
         self.agc = AGC_TUNED
         self.refused = 0  # RF_ON refused by collision avoidance
+        self.rf_ons = 0  # fields switched on
+        self._placed = {}  # uid -> clock() when it was laid
         self.noises = 0
         self.late = 0  # answers lost to Timer1 expiring first
         self.violations = 0
@@ -188,12 +191,23 @@ class PN5180Sim:
 
     def put(self, ant, uid):
         self.tags[ant].append(bytes(uid))
+        self._placed[bytes(uid)] = self.clock()
 
     def remove(self, ant, uid):
         self.tags[ant].remove(bytes(uid))
 
     def set_tags(self, ant, uids):
         self.tags[ant] = [bytes(u) for u in uids]
+        now = self.clock()
+        for u in self.tags[ant]:
+            self._placed[u] = now
+
+    def _ready(self, uid, now):
+        """The tag has had its power-up time in this field."""
+        t = self._placed.get(uid, 0)
+        if t < self._field_at:
+            t = self._field_at
+        return now - t >= self.tag_ready_us
 
     # --- power, reset, BUSY ---------------------------------------------
 
@@ -370,6 +384,7 @@ class PN5180Sim:
         if self.tx_fault:
             return
         self.field = True
+        self.rf_ons += 1
         self._field_at = self.clock()
         self.regs[IRQ_STATUS] |= IRQ_TX_RFON
 
@@ -481,12 +496,12 @@ class PN5180Sim:
         slots = [[] for _ in range(16)]  # type: list
         one_slot = bool(flags & 0x20)
         here = self.ant.value() & 1
-        ready = self.clock() - self._field_at >= self.tag_ready_us
-        for ant in (here, 1 - here) if ready else ():
+        now = self.clock()
+        for ant in (here, 1 - here):
             for uid in self.tags[ant]:
                 if ant != here and not self.rng.chance(self.crosstalk_rate):
                     continue
-                if self.rng.chance(self.miss_rate):
+                if not self._ready(uid, now) or self.rng.chance(self.miss_rate):
                     continue
                 n = uid_int(uid)
                 if n & ((1 << mask_len) - 1) != mask:
