@@ -115,7 +115,7 @@ _EE_MISC_CONFIG = const(0xE8)  # bit 0 digital delay on, bits 1..2 its timer
 _RST_LOW_US = const(1000)  # >= 10 us (datasheet); tueddy holds 1 ms
 _BOOT_WAIT_US = const(2000)  # NXP: 2 ms after RST rises
 _BOOT_POLLS = const(20)  # then IDLE_IRQ, 0.5 ms apart: 12 ms in all (ATrappmann: 10)
-GUARD_US = const(5200)  # NXP's ISO15693 guard time after field on (phacDiscLoop.h)
+_GUARD_US = const(5200)  # NXP's ISO15693 guard time after field on (phacDiscLoop.h)
 
 ANT_RACK = const(0)
 ANT_TRAY = const(1)
@@ -172,7 +172,7 @@ class PN5180:
     """
 
     def __init__(self, spi, nss, busy, rst, ant=None, max_tags=24, busy_polls=2000,
-                 irq_polls=400, settle_us=GUARD_US, switch_us=5000, frames=None):
+                 irq_polls=400, settle_us=_GUARD_US, switch_us=5000, frames=None):
         if max_tags < 1:
             raise ValueError("max_tags must be >= 1")
         self.spi = spi
