@@ -21,7 +21,7 @@ TID = b"TESTTBL1"
 
 
 class Rig:
-    def __init__(self, key=KEY, busy=False, enroll=None):
+    def __init__(self, key=KEY, busy=False, enroll=None, selftest=None):
         self.dir = scratch("hostcmds")
         self.logs = LogStore(self.dir + "/logs")
         self.inq = bytearray()
@@ -37,7 +37,7 @@ class Rig:
             current_log=lambda: self.current, on_rules=self.rules_seen.append,
             on_match=lambda op, a: self.matches.append(op), table_id=TID,
             on_enroll=enroll.load_blob if enroll else None,
-            enroll_map=enroll.uids if enroll else None)
+            enroll_map=enroll.uids if enroll else None, selftest=selftest)
         self.hello()
 
     def close(self):
@@ -505,3 +505,27 @@ def test_the_table_reads_tags_for_enrolment_on_seat_0s_tray():
         assert hl.last_tag() == (3, tile_uid(5))  # laid again: a new presentation
     finally:
         rmtree(d)
+
+
+def test_selftest_answers_keyed_and_open_tables_alike_and_not_mid_hand():
+    report = b"seat=0 reader=1"
+
+    def selftest():
+        if t.is_busy:
+            raise F.LinkError(F.E_BUSY)
+        return report
+
+    for key in (KEY, None):  # no MAC needed: a keyed table and an open one
+        t = Rig(key=key, selftest=selftest)
+        try:
+            r = t.send(HC.CMD_SELFTEST)
+            assert r[0] == 0 and r[1:] == report
+            t.is_busy = True
+            assert t.send(HC.CMD_SELFTEST)[0] == F.E_BUSY
+        finally:
+            t.close()
+    t = Rig()  # a table without the hook: not a command it can run
+    try:
+        assert t.send(HC.CMD_SELFTEST)[0] == F.E_STATE
+    finally:
+        t.close()
