@@ -9,7 +9,7 @@ in `down` follows what it found), then per seat:
 - the display: written whole with every segment lit (8.8.8.8. and the colon);
 - the key expander: its keys' levels;
 and lights the LED chain white. The patterns stay until the caller redraws
-(hostlink: 3 s later). It judges nothing: the host does (mjtable.selftestcmd),
+(hostlink: 3 s later). It judges nothing: the host does (mjtable.tableops.selftest),
 from one line a seat:
 
   seat=S reader=R product=P firmware=F eeprom=E rack=ON,AGC,N tray=ON,AGC,N

@@ -11,7 +11,7 @@ import sys
 
 from serial import SerialException
 
-from mjtable import BadInput, selftestcmd
+from mjtable import BadInput
 from mjtable.archive import sqlite as archive_sqlite
 from mjtable.commands import calc as calccmd
 from mjtable.commands import deploy as deploycmd
@@ -25,6 +25,7 @@ from mjtable.commands import monitor as monitorcmd
 from mjtable.commands import replay as replaycmd
 from mjtable.commands import rescore as rescorecmd
 from mjtable.commands import rules as rulescmd
+from mjtable.commands import selftest as selftestcmd
 from mjtable.commands import settle as settlecmd
 from mjtable.commands import sim as simcmd
 from mjtable.commands import table as tablecmd

@@ -8,7 +8,7 @@ import json
 import time
 
 from mjcall import call
-from mjtable import selftestcmd as S
+from mjtable.tableops import selftest as S
 from test_virtual_table_e2e import KEY, VirtualTable, info  # noqa: F401 (KEY: the env fixture)
 
 GOOD = ("seat=%d reader=1 product=400 firmware=305 eeprom=1 rack=1,480,13 tray=1,480,0 "

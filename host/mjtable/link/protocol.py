@@ -9,6 +9,7 @@ VERSION = 1  # the frame format
 CMD_HELLO, CMD_INFO, CMD_ECHO, CMD_SETKEY = 0x01, 0x02, 0x03, 0x04
 CMD_GET, CMD_PUT, CMD_COMMIT, CMD_STAT = 0x10, 0x11, 0x12, 0x13
 CMD_LOGS, CMD_ACK, CMD_CLOCK, CMD_MATCH, CMD_WATCH, CMD_TAG = 0x20, 0x21, 0x22, 0x23, 0x24, 0x25
+CMD_SELFTEST = 0x26  # between hands: the table checks its chips (mjtable.tableops.selftest)
 AUTH_CMDS = frozenset({CMD_PUT, CMD_COMMIT})  # the link MACs these itself
 MATCH_START, MATCH_END = 1, 2  # CMD_MATCH's first byte
 

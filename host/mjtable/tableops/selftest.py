@@ -1,8 +1,6 @@
-"""`mjtable selftest [--port P] [--json]`: the table checks its own chips
-(link command SELFTEST, firmware table/selftest.py) and this prints, per
-seat, what it found and a verdict: `ok`, or each problem with what to check.
-Exit 0 only when every seat is ok (1 otherwise, 2 when the table cannot be
-asked). Between hands only: the table refuses it while a hand is in play.
+"""The table's self-test (link command SELFTEST, firmware table/selftest.py):
+ask it over a link, and judge each seat's report: `ok`, or each problem with
+what to check. `mjtable selftest` (mjtable.commands.selftest) prints it.
 
 The judgement is here, not on the table:
 - a reader that does not answer: its cable (or supply);
@@ -20,14 +18,9 @@ reported, not judged.
 
 from __future__ import annotations
 
-import json
-
 from mjtable import BadInput
-from mjtable.link import client as L
-from mjtable.link import port as findport
+from mjtable.link import protocol as P
 
-CMD_SELFTEST = 0x26
-E_BUSY = 8
 # RF_STATUS AGC (10 bits, 0..1023): the band a tuned antenna of the table's
 # design reads in (hardware/chips.md: provisional, until a built table's
 # figures replace it; the rails 0 and 1023 mean no usable signal at all)
@@ -38,21 +31,8 @@ ANTENNAS = ("rack", "tray")
 TIMEOUT = 30.0  # seconds: re-initialising and scanning every chip takes a while
 
 
-def add_parsers(sub):
-    p = sub.add_parser(
-        "selftest", help="the table checks its chips; a verdict per seat (between hands)",
-        description="The table re-initialises and checks every chip: per seat the "
-                    "reader (versions, the field and AGC on each antenna, tags seen), the "
-                    "display (all segments lit), the key expander (each key's state), and "
-                    "lights the LED chain. Exit 0 only when every seat is ok.")
-    findport.add_arguments(p, key=False)
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--agc", metavar="LO:HI", default=None,
-                   help="AGC range of a tuned antenna (default %d:%d)" % AGC_RANGE)
-    p.set_defaults(func=selftest)
-
-
 def agc_range(text: str | None) -> tuple:
+    """--agc's "LO:HI" as (lo, hi), AGC_RANGE when not given."""
     if text is None:
         return AGC_RANGE
     try:
@@ -136,47 +116,42 @@ def report(text: str, agc: tuple) -> list:
     return seats
 
 
-def _print(seats: list) -> None:
+def describe(seats: list) -> list:
+    """The seats' reports and verdicts for people, one line a list item."""
+    out = []
     for s in seats:
         r = s["reader"]
-        print("seat %d: %s" % (s["seat"], "ok" if s["ok"] else "PROBLEMS"))
+        out.append("seat %d: %s" % (s["seat"], "ok" if s["ok"] else "PROBLEMS"))
         if r["answering"]:
-            print("  reader   PN5180 product %s, firmware %s, EEPROM %s"
-                  % (r["product"], r["firmware"], r["eeprom"]))
+            out.append("  reader   PN5180 product %s, firmware %s, EEPROM %s"
+                       % (r["product"], r["firmware"], r["eeprom"]))
             for ant in ANTENNAS:
                 a = r[ant]
-                print("  %-8s field %s, AGC %d, %d tags" % (ant, a["field"], a["agc"], a["tags"]))
+                out.append("  %-8s field %s, AGC %d, %d tags"
+                           % (ant, a["field"], a["agc"], a["tags"]))
         else:
-            print("  reader   not answering")
+            out.append("  reader   not answering")
         d, k = s["display"], s["keys"]
-        print("  display  %s (%s)" % ("8.8.8.8. and colon shown" if d["answering"]
-                                      else "not answering", d["address"]))
+        out.append("  display  %s (%s)" % ("8.8.8.8. and colon shown" if d["answering"]
+                                           else "not answering", d["address"]))
         if k["answering"]:
-            print("  keys     %s (%s)" % ("pressed: " + ", ".join(k["pressed"]) if k["pressed"]
-                                          else "all released", k["address"]))
+            out.append("  keys     %s (%s)" % ("pressed: " + ", ".join(k["pressed"])
+                                               if k["pressed"] else "all released",
+                                               k["address"]))
         else:
-            print("  keys     not answering (%s)" % k["address"])
-        print("  leds     %d lit white: check by eye" % s["leds"])
-        for p in s["problems"]:
-            print("  - " + p)
+            out.append("  keys     not answering (%s)" % k["address"])
+        out.append("  leds     %d lit white: check by eye" % s["leds"])
+        out.extend("  - " + p for p in s["problems"])
+    return out
 
 
-def selftest(args):
-    agc = agc_range(args.agc)
-    link = findport.connect(args)
+def all_ok(seats: list) -> bool:
+    """True when the table reported seats and every one is ok."""
+    return bool(seats) and all(s["ok"] for s in seats)
+
+
+def ask(link, agc: tuple) -> list:
+    """Run the self-test over link: its seats, each judged against agc.
+    A table in a hand refuses: LinkError with status P.E_BUSY."""
     link.timeout = max(link.timeout, TIMEOUT)
-    try:
-        data = link.request(CMD_SELFTEST)
-    except L.LinkError as e:
-        if e.status == E_BUSY:
-            why = ("a hand is in play; the self-test runs between hands (let the hand end, "
-                   "or `mjtable match end`)")
-        else:
-            why = str(e)
-        raise BadInput("selftest refused by the table: %s" % why) from None
-    seats = report(data.decode(), agc)
-    if args.json:
-        print(json.dumps({"seats": seats}, indent=2, sort_keys=True))
-    else:
-        _print(seats)
-    return 0 if seats and all(s["ok"] for s in seats) else 1
+    return report(link.request(P.CMD_SELFTEST).decode(), agc)
