@@ -115,7 +115,7 @@ def scan_figures(board, seed):
 
 def engine_figures(board, hands=2, seed=5):
     import bench_engine as engine_bench
-    import simcore
+    from mjtable.referee import simcore
     from sichuan import presets
 
     logs, _ = engine_bench._logs(simcore, presets.get("xuezhan"), hands, seed)
