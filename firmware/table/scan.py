@@ -12,7 +12,15 @@ The filter never trusts one read (per tile, all counts in scans of a place):
 - a tile at Q that P keeps seeing while Q still sees it is in two places
   (`dual`): it stays at Q and the controller raises an alert until one of
   the two places has missed it `gone` times;
-- a tile at Q is gone once Q has missed it in `gone` consecutive scans.
+- a tile at Q is gone once Q has missed it in `gone` consecutive scans
+  and the other antenna of Q's seat has missed it in `gone` - 1 since Q's
+  first (a tile lifted from a rack often lands on its tray; reads of Q
+  alone, however many, are no evidence of where it went), unless another
+  place P has seen it since (it is moving): P's sighting stands until P
+  has missed it in `gone` consecutive scans too. A tile seen by a place
+  while its home still sees it, or arriving from nowhere, is forgotten at
+  that place's first miss. Either rule missing made a 补杠 laid on the tray
+  a discard (issue 38).
 A UID that is not enrolled counts as an unknown tag at a place once the same
 UID has been seen in `arrive` consecutive scans of that place (a phantom read
 is random and does not repeat).
@@ -59,6 +67,7 @@ class Scanner:
         self.places = n
         self.loc = bytearray(b"\xff" * TILES)
         self.miss = bytearray(TILES)
+        self.omiss = bytearray(TILES)  # misses at the other antenna of its seat since home's first
         self.cand = bytearray(b"\xff" * TILES)
         self.cand_n = bytearray(TILES)
         self.cmiss = bytearray(TILES)  # scans of the second place that missed a dual tile
@@ -133,6 +142,8 @@ class Scanner:
                 self._missed_home(t)
             elif self.cand[t] == p:
                 self._missed_cand(t)
+            elif self.loc[t] == p ^ 1 and self.miss[t]:
+                self._missed_other(t)
         if k < tries:
             self._seen_at(t, p)
         return k < tries
@@ -185,10 +196,13 @@ class Scanner:
         """Settle tile t, in flux at p, by asks. Arriving: its old place is
         asked first (the filter moves a tile only once its old place missed
         it), then p until it has arrived or is missed. Missed at home: p is
-        asked until it answers or one ask short of gone, then the seat's
-        other antenna as many times (a rack's tile laid on the tray is a
-        move, not a tile gone), then p once more. Within a few tens of ms, where reads would
-        take a cycle."""
+        asked until it answers or one ask short of gone; then the place that
+        has seen it elsewhere, if one has, else the seat's other antenna as
+        many times as p (a rack's tile laid on the tray is a move, not a
+        tile gone), until it arrives there or is missed; then p once more.
+        Within a few tens of ms, where reads would take a cycle. A tile
+        still moving after that (seen elsewhere, then missed there) stays
+        in flux at p, and the next settle asks again."""
         if self.cand[t] == p:
             self._settle_arriving(p, t)
         else:
@@ -208,12 +222,15 @@ class Scanner:
         n = self.gone - 1 - self.miss[t]
         if n > 0 and self.ask(p, t, n):
             return  # there: a read missed it
-        o = p ^ 1
-        if self.cand[t] == NOWHERE or self.cand[t] == o:
-            # as many asks as home had: one missed would make a 杠 laid on the tray a discard
-            if self.cand[t] == o or self.ask(o, t, self.gone - 1):
-                while self.loc[t] == p and self.cand_n[t] < self.arrive and self.ask(o, t, 1):
-                    pass
+        q = self.cand[t]
+        # as many misses as home had: one would make a 杠 laid on the tray a discard
+        n = self.gone - 1 - self.omiss[t]
+        if q == NOWHERE and n > 0 and self.ask(p ^ 1, t, n):
+            q = p ^ 1
+        if q != NOWHERE:
+            while (self.loc[t] == p and self.cand[t] == q and self.cand_n[t] < self.arrive
+                   and self.ask(q, t, 1)):
+                pass
         if self.loc[t] == p and self.miss[t]:
             self.ask(p, t, 1)
 
@@ -256,6 +273,7 @@ class Scanner:
         pend = 0
         flux = 0
         first = TILES
+        o = p ^ 1
         for t in range(TILES):
             if seen[t]:
                 seen[t] = 0
@@ -264,6 +282,8 @@ class Scanner:
                 self._missed_home(t)
             elif cand[t] == p:
                 self._missed_cand(t)
+            elif loc[t] == o and miss[t]:
+                self._missed_other(t)
             c = cand[t]  # each step changes tile t alone: its state is final here
             if c != NOWHERE:
                 pend += 1
@@ -298,6 +318,7 @@ class Scanner:
         loc = self.loc
         if loc[t] == p:
             self.miss[t] = 0
+            self.omiss[t] = 0
             return
         if self.cand[t] == p:
             if self.cand_n[t] < 255:
@@ -317,6 +338,7 @@ class Scanner:
     def _settle(self, t, p):
         self.loc[t] = p
         self.miss[t] = 0
+        self.omiss[t] = 0
         self.cand[t] = NOWHERE
         self.cand_n[t] = 0
         self.cmiss[t] = 0
@@ -335,23 +357,41 @@ class Scanner:
             else:
                 self.miss[t] = self.gone - 1  # seen once elsewhere: moving, not gone
             return
+        if self.omiss[t] < self.gone - 1:
+            self.miss[t] = self.gone - 1  # its seat's other antenna may hold it: ask there
+            return
         self.loc[t] = NOWHERE
         self.miss[t] = 0
+        self.omiss[t] = 0
         self.dual[t] = 0
         self.changes += 1
 
+    def _missed_other(self, t):
+        if self.omiss[t] < 255:
+            self.omiss[t] += 1
+
     def _missed_cand(self, t):
-        if not self.dual[t]:
+        # A tile its home is missing and another place has seen is on its
+        # way: one miss there is no more evidence than one at home, so the
+        # sighting stands until that place has missed it `gone` times too
+        # (issue 38: dropped at one miss, the home's next miss made a 补杠 a
+        # discard). Only a tile its home still holds, or one from nowhere,
+        # is dropped at once (a read that saw it by mistake).
+        if self.miss[t] and self.cand[t] == self.loc[t] ^ 1:
+            self._missed_other(t)
+        if not self.dual[t] and not self.miss[t]:
             self.cand[t] = NOWHERE
             self.cand_n[t] = 0
+            self.cmiss[t] = 0
             return
         self.cmiss[t] += 1
         if self.cmiss[t] >= self.gone:
             self.cand[t] = NOWHERE
             self.cand_n[t] = 0
             self.cmiss[t] = 0
-            self.dual[t] = 0
-            self.changes += 1
+            if self.dual[t]:
+                self.dual[t] = 0
+                self.changes += 1
 
     # --- queries -------------------------------------------------------
 
@@ -431,6 +471,7 @@ class Scanner:
             self.loc[t] = NOWHERE
             self.cand[t] = NOWHERE
             self.miss[t] = 0
+            self.omiss[t] = 0
             self.cand_n[t] = 0
             self.cmiss[t] = 0
             self.dual[t] = 0

@@ -249,3 +249,32 @@ def test_at_its_turn_the_rack_is_read_and_the_tray_asked():
     assert r.until(lambda: r.ctl.accepted == 13)
     assert r.ctl.last_action[:3] == (G.ANGANG, 0, 1)
     assert r.ctl.alerts.code[0] == 0
+
+
+def test_a_tile_laid_on_the_tray_is_no_discard_when_the_rack_reads_keep_seeing_strays():
+    # Each read of the rack sees a new stray UID (phantom reads of a noisy
+    # antenna): the controller reads it again and again (an unknown tag seen
+    # once may be a tag laid there), and eight whole reads that missed the
+    # lifted tile made it gone before its tray was asked: a discard, where the
+    # tile lies on the tray (issue 38). Gone needs the tray's misses too.
+    r = opening()
+    sim = r.table.readers[0]
+    stray = [b"\x01\x00\x00\x00\x00\x00\x02\xe0"]
+
+    def idle():  # after each read and ask: a new stray on the rack
+        sim.remove(0, stray[0])
+        stray[0] = bytes((stray[0][0] + 1,)) + stray[0][1:]
+        sim.put(0, stray[0])
+
+    sim.put(0, stray[0])
+    r.ctl.scanner.idle = idle
+    r.take(0, 0, [40])
+    r.put(0, 1, [40])  # on the tray: no 杠, so a wrong count, not a discard
+    r.frame(4)
+    r.ctl.scanner.idle = None
+    sim.remove(0, stray[0])
+    assert r.ctl.accepted == 12 and r.ctl.scanner.loc[40] == 1
+    assert r.until(lambda: r.ctl.alerts.code[0] == alerts.COUNT)
+    r.take(0, 1, [40])  # off the tray: now the discard
+    assert r.until(lambda: r.ctl.accepted == 13, 200)
+    assert r.ctl.last_action[:3] == (G.DISCARD, 0, 10)

@@ -318,3 +318,90 @@ def test_a_tile_seen_once_elsewhere_is_moving_not_gone():
     assert sc.loc[60] == 4 and sc.cand[60] == 5
     sc.scan_place(5)
     assert sc.loc[60] == 5 and sc.changes
+
+
+def test_a_tile_seen_once_on_the_tray_is_not_gone_when_the_next_ask_misses_it():
+    # issue 38, the reads of seed 120's 补杠 in their order: the rack misses
+    # the tile in a read and six asks, the tray answers the seventh ask, its
+    # next ask misses (5 % of requests do), the rack's last ask misses. The
+    # tile was then gone, and the tray's answer forgotten: a discard.
+    rig, sc = on_rack(0, [57, 58])
+    rig.take(0, 0, [57])
+    rig.put(0, 1, [57])
+    sc.scan_place(0)
+    assert not sc.ask(0, 57, 6) and sc.miss[57] == 7
+    assert sc.ask(1, 57, 7) and sc.cand[57] == 1 and sc.cand_n[57] == 1
+    rig.take(0, 1, [57])  # the tray's next ask misses it
+    assert not sc.ask(1, 57, 1)
+    rig.put(0, 1, [57])
+    assert not sc.ask(0, 57, 1)
+    assert sc.loc[57] == 0 and sc.cand[57] == 1  # moving, not gone
+    assert sc.unsettled(0) == 57  # still in flux: the table waits
+    assert sc.ask(1, 57, 1) and sc.loc[57] == 1 and sc.cand[57] == NOWHERE
+
+
+def test_a_tile_laid_on_the_tray_is_settled_there_though_an_ask_there_missed_it():
+    # the same through settle(), as the controller reads: the tile is taken
+    # off the tray for the one ask after the ask that found it
+    rig, sc = on_rack(0, [59])
+    rig.take(0, 0, [59])
+    rig.put(0, 1, [59])
+    script = []
+
+    def idle():  # after each read or ask of seat 0's reader
+        if rig.sims[0].ant.value() != 1:
+            return
+        if not script:  # the tray answered this ask: it misses the next one
+            rig.take(0, 1, [59])
+            script.append(1)
+        elif len(script) == 1:
+            rig.put(0, 1, [59])
+            script.append(2)
+
+    sc.idle = idle
+    sc.scan_place(0)
+    sc.settle(0, 59)
+    assert script == [1, 2]
+    assert sc.loc[59] != NOWHERE and sc.pending == 1  # not a discard: still moving
+    while sc.unsettled(0) == 59:
+        sc.settle(0, 59)
+    assert sc.loc[59] == 1 and sc.pending == 0
+
+
+def test_a_tile_seen_once_on_the_tray_and_then_missed_there_as_long_is_gone():
+    # the same wait ends: a false answer at the tray (a garbled one counts as
+    # there) delays a discard by the tray's `gone` misses, no more
+    rig, sc = on_rack(0, [61])
+    rig.take(0, 0, [61])
+    sc.scan_place(0)
+    assert not sc.ask(0, 61, 6)
+    rig.put(0, 1, [61])
+    assert sc.ask(1, 61, 1) and sc.cand[61] == 1
+    rig.take(0, 1, [61])
+    n = 0
+    while sc.unsettled(0) == 61 and n < 20:
+        sc.settle(0, 61)
+        n += 1
+    assert sc.loc[61] == NOWHERE and sc.cand[61] == NOWHERE and sc.pending == 0
+    assert n <= 8
+
+
+def test_reads_of_the_rack_alone_do_not_make_a_lifted_tile_gone():
+    # however many whole reads of the rack miss it (read again and again for
+    # strays), the tray must have missed it as often: then it is gone
+    rig, sc = on_rack(0, [62])
+    rig.take(0, 0, [62])
+    rig.put(0, 1, [62])
+    for _ in range(12):
+        sc.scan_place(0)
+    assert sc.loc[62] == 0 and sc.unsettled(0) == 62
+    sc.settle(0, 62)  # the tray is asked: it is there
+    assert sc.loc[62] == 1
+    rig.take(0, 1, [62])
+    for _ in range(12):
+        sc.scan_place(1)
+    assert sc.loc[62] == 1
+    for _ in range(7):
+        sc.scan_place(0)  # the rack's reads count as its seat's other antenna's
+    sc.scan_place(1)
+    assert sc.loc[62] == NOWHERE
