@@ -5,9 +5,11 @@ bots made ("no wrong action"), and that its final scores equal both the
 virtual table's engine and the engine's replay of the hand logs the
 firmware wrote to its LittleFS volume.
 
-MJ_BOT_HANDS (default 8: one match) sets the number of hands of the faulty-reads bot
-run, 8-hand matches from seed 100 on; the issue's figure is 200 (`make
-test-long`). MJ_BOT_JOBS (default 1) plays that many matches at once.
+MJ_BOT_HANDS sets the number of hands of the faulty-reads bot run on the
+unix port, 8-hand matches from seed 100 on; the issue's figure is 200 (`make
+test-long`); unset, make test plays the same matches in-process instead
+(tests/host/test_faulty_reads.py). MJ_BOT_JOBS (default 1) plays that many
+matches at once.
 """
 
 import os
@@ -172,17 +174,10 @@ def _bot_match(seed, n):
 def test_bot_hands_with_missed_phantom_and_duplicate_reads():
     total = int(os.environ.get("MJ_BOT_HANDS", "0"))
     if not total:
-        # make test: one 8-hand match with the controller in this process (the
-        # firmware's own code on CPython: 20 s where the unix port takes 40 s a
-        # hand, which make test's 10 minutes cannot hold); make test-long plays
-        # 200 hands on the unix port (below)
-        vt = V.VirtualTable("xuezhan", 100, dup=0.005, unknown=0.005, hands=8)
-        r = V.run_inprocess(vt, miss=0.05, phantom=0.01)
-        assert r["stuck"] is None and r["mismatch"] == [], (r["stuck"], r["mismatch"])
-        assert r["accepted"] == r["expected"] and r["hands"] == 8
-        assert r["totals"] == r["truth_totals"]
-        assert r["ctl"].scanner.scans and vt.faults["dup"] + vt.faults["unknown"] > 0
-        return
+        # make test plays the same 25 matches with the controller in its process
+        # (tests/host/test_faulty_reads.py: 7 to 9 s a match, where the unix port
+        # takes 40 s a hand, which make test's 10 minutes cannot hold)
+        pytest.skip("make test-long's run (MJ_BOT_HANDS=200); make test: test_faulty_reads.py")
     # MJ_BOT_JOBS matches at a time (make test-long: one per core); each is a
     # firmware process and its virtual table, and the firmware polls for the
     # table's answers, so two matches on two cores can take longer than one
