@@ -39,8 +39,10 @@ system-deps:
 
 # The long run of the faulty-reads bot test: 200 hands on the virtual table
 # with 5% missed reads and phantom, duplicated and unknown tags on the unix
-# port (`make test` plays one 8-hand match of them with the controller
-# in-process); about half an hour on two cores, one 8-hand match per core.
+# port (`make test` plays the same 25 8-hand matches with the controller
+# in-process: tests/host/test_faulty_reads.py); about half an hour on two
+# cores, one 8-hand match per core. tools/faulty_sweep.py plays many more
+# in-process (docs/table.md).
 # Then the board's long runs on the emulated Pico: the bots' whole match, and
 # the fault tests (chips stopping and coming back, the watchdog, a power cut
 # at every flash write of a hand's log); then the live page against the full
