@@ -320,24 +320,36 @@ def test_a_tile_seen_once_elsewhere_is_moving_not_gone():
     assert sc.loc[60] == 5 and sc.changes
 
 
+def seen_once_then_missed(home, there):
+    """Seat 0's tile 57 moved from antenna `home` to `there`, read in the order
+    of seed 120's 补杠 (issue 38): home misses it in a read and six asks,
+    `there` answers the seventh ask, its next ask misses (5 % of requests
+    do), home's last ask misses. The tile was then gone, and the answer
+    forgotten: a discard."""
+    rig = Rig(gone=8)
+    rig.put(0, home, [57, 58])
+    rig.cycle(2)
+    sc = rig.scanner
+    rig.take(0, home, [57])
+    rig.put(0, there, [57])
+    sc.scan_place(home)
+    assert not sc.ask(home, 57, 6) and sc.miss[57] == 7
+    assert sc.ask(there, 57, 7) and sc.cand[57] == there and sc.cand_n[57] == 1
+    rig.take(0, there, [57])  # the next ask there misses it
+    assert not sc.ask(there, 57, 1)
+    rig.put(0, there, [57])
+    assert not sc.ask(home, 57, 1)
+    assert sc.loc[57] == home and sc.cand[57] == there  # moving, not gone
+    assert sc.unsettled(home) == 57  # still in flux: the table waits
+    assert sc.ask(there, 57, 1) and sc.loc[57] == there and sc.cand[57] == NOWHERE
+
+
 def test_a_tile_seen_once_on_the_tray_is_not_gone_when_the_next_ask_misses_it():
-    # issue 38, the reads of seed 120's 补杠 in their order: the rack misses
-    # the tile in a read and six asks, the tray answers the seventh ask, its
-    # next ask misses (5 % of requests do), the rack's last ask misses. The
-    # tile was then gone, and the tray's answer forgotten: a discard.
-    rig, sc = on_rack(0, [57, 58])
-    rig.take(0, 0, [57])
-    rig.put(0, 1, [57])
-    sc.scan_place(0)
-    assert not sc.ask(0, 57, 6) and sc.miss[57] == 7
-    assert sc.ask(1, 57, 7) and sc.cand[57] == 1 and sc.cand_n[57] == 1
-    rig.take(0, 1, [57])  # the tray's next ask misses it
-    assert not sc.ask(1, 57, 1)
-    rig.put(0, 1, [57])
-    assert not sc.ask(0, 57, 1)
-    assert sc.loc[57] == 0 and sc.cand[57] == 1  # moving, not gone
-    assert sc.unsettled(0) == 57  # still in flux: the table waits
-    assert sc.ask(1, 57, 1) and sc.loc[57] == 1 and sc.cand[57] == NOWHERE
+    seen_once_then_missed(0, 1)  # a 补杠 (or a 暗杠's tile) laid on the tray
+
+
+def test_a_tile_moved_back_to_the_rack_is_not_gone_when_the_next_ask_misses_it():
+    seen_once_then_missed(1, 0)  # a 提's wild, or a tile put back from the tray
 
 
 def test_a_tile_laid_on_the_tray_is_settled_there_though_an_ask_there_missed_it():
