@@ -1,5 +1,5 @@
 """The faulty-reads sweep: many 8-hand xuezhan matches of the bots against
-the table's controller in this process (tools/virtual_table.py's
+the table's controller in this process (mjsim.virtual's
 run_inprocess: the firmware's own code on CPython, the PN5180s simulated
 with missed and phantom reads, duplicated and unknown tags laid between
 moves), counted:
@@ -25,14 +25,10 @@ part way, or run in pieces).
 
 import argparse
 import json
-import os
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-
-import virtual_table as V  # noqa: E402
+from mjsim import virtual as V
 
 _WANT = {"dup": V.ALERT_TWO, "unknown": V.ALERT_TAG}  # the alert each injected tag should raise
 _TAG_ALERTS = (V.ALERT_TWO, V.ALERT_TAG)

@@ -1,5 +1,5 @@
 """make test's faulty-reads matches: 8-hand xuezhan matches of the bots
-against the table's controller in this process (tools/virtual_table.py's
+against the table's controller in this process (mjsim.virtual's
 run_inprocess, the firmware's own code on CPython, 7 to 9 s a match), at
 the fault rates of make test-long's 200 hands on the unix port (5 % missed
 reads, 1 % phantom, 0.5 % duplicated and unknown tags a move), over the
@@ -12,16 +12,9 @@ tray, missed by the next ask there, was then gone from the rack): theirs
 also check that the move they failed on is the one they play.
 """
 
-import os
-import sys
-
 import pytest
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-
-import virtual_table as V  # noqa: E402
-from sichuan import game as G  # noqa: E402
+from mjsim import virtual as V
+from sichuan import game as G
 
 # seed: (the bots' move count at the first wrong action, that move)
 ISSUE38 = {110: (330, (G.BUGANG, 0, 4)), 112: (312, (G.BUGANG, 2, 18)),
