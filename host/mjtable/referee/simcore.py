@@ -160,7 +160,9 @@ class Bot:
         self.seat = seat
         self.drop = -1  # rs dingque 2 (no declaration): the suit the bot gives up
 
-    def exchange(self, g, rs):
+    def _fewest(self, g, rs, least):
+        """The suit in play (0..2) with the fewest tiles in hand, at least
+        `least` of them; -1 if none has."""
         h = g.hand[self.seat]
         best = -1
         bn = 99
@@ -170,8 +172,13 @@ class Bot:
             n = 0
             for f in range(su * 9, su * 9 + 9):
                 n += h[f]
-            if 3 <= n < bn:
+            if least <= n < bn:
                 best, bn = su, n
+        return best
+
+    def exchange(self, g, rs):
+        h = g.hand[self.seat]
+        best = self._fewest(g, rs, 3)
         # the three most isolated tiles of that suit (fewest neighbours)
         c = bytearray(h)
         give = []
@@ -194,18 +201,7 @@ class Bot:
         return give
 
     def dingque(self, g, rs):
-        h = g.hand[self.seat]
-        best = -1
-        bn = 99
-        for su in range(3):
-            if not rs[R.P_SUITS] >> su & 1:
-                continue
-            n = 0
-            for f in range(su * 9, su * 9 + 9):
-                n += h[f]
-            if n < bn:
-                best, bn = su, n
-        return best
+        return self._fewest(g, rs, 0)
 
     def turn(self, g, rng):
         """The action of the seat whose turn it is to discard."""
