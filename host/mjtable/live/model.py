@@ -70,6 +70,10 @@ class HandModel:
         self.alerts: list = []  # (seat, code, reason, action index when raised)
         self.pays: list = []
         self.wins: list = []
+        # Snapshots share these lists, and a delayed view sends a snapshot
+        # seconds later: a list a snapshot holds is never changed after it is
+        # taken (a new list replaces it), or the delayed view would carry
+        # what the table did since (issue 43)
         self.seat_wins: list = []  # per seat, every win this hand
         self.checks: list = []
         self.last = None  # the last action: {"kind", "seat", "face" (-1: none shown)}
@@ -150,10 +154,11 @@ class HandModel:
                     w = {"fan": e[2], "flags": names.flags_of(e[3], zh=True), "from": e[4],
                          "face": e[5], "patterns": self._patterns(e)}
                     self.wins.append(dict(w, seat=e[1]))
-                    self.seat_wins[e[1]].append(w)
+                    self.seat_wins[e[1]] = self.seat_wins[e[1]] + [w]
                 elif e[0] == EV_CHECK:
-                    self.checks.append({"seat": e[1], "status": names.CHECK_NAMES[e[2]],
-                                        "status_zh": names.CHECK_ZH[e[2]], "fan": e[3]})
+                    self.checks = self.checks + [{
+                        "seat": e[1], "status": names.CHECK_NAMES[e[2]],
+                        "status_zh": names.CHECK_ZH[e[2]], "fan": e[3]}]
 
     def _patterns(self, e) -> list:
         """[{"id", "name", "fan"}] of the patterns a win counts (the ruleset's own
