@@ -1,5 +1,7 @@
 """Fixtures the host tests share."""
 
+import os
+
 import pytest
 
 
@@ -34,3 +36,17 @@ def pg():
     server = pgtemp.PgTemp().start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium (Debian's), driven by Playwright, for a test module."""
+    from bench_live import BROWSER_ARGS, CHROMIUM
+
+    pw_api = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("no /usr/bin/chromium (Debian's chromium package)")
+    with pw_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        yield b
+        b.close()

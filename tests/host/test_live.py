@@ -31,7 +31,6 @@ from sichuan import handlog, presets
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-CHROMIUM, BROWSER_ARGS = live_bench.CHROMIUM, live_bench.BROWSER_ARGS
 KEY = bytes(range(5, 37))
 XZ = presets.get("xuezhan")
 
@@ -294,17 +293,6 @@ class Relay(threading.Thread):
 
 def Peer(flash, fresh, pace=40, seed=1):
     return live_bench.Peer(flash, fresh=fresh, pace=pace, seed=seed, key=KEY)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    pw_api = pytest.importorskip("playwright.sync_api")
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("no /usr/bin/chromium (Debian's chromium package)")
-    with pw_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
-        yield b
-        b.close()
 
 
 def read(page):

@@ -86,3 +86,48 @@ def test_the_delayed_public_stream_is_the_referee_stream_version_by_version(tmp_
     assert compared > 300, compared
     assert any(s["wins"] for snap in pub for s in snap["seats"])  # the wins were compared
     assert any(snap["checks"] for snap in pub)  # and the 流局 verdicts
+
+
+# --- 8. the small ones ---
+
+
+def test_live_help_says_the_delay_default():
+    import subprocess
+
+    out = subprocess.run([live_bench.EXE, "live", "--help"], capture_output=True, text=True).stdout
+    assert "--delay" in out
+    text = " ".join(out.split())  # argparse wraps the help
+    assert "default 0: none" in text and "(30s)" not in text, text
+
+
+def test_a_taken_address_is_one_error_line():
+    import socket
+    import subprocess
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    try:
+        r = subprocess.run([live_bench.EXE, "live", "--table", "/dev/null/none", "--listen",
+                            "127.0.0.1:%d" % taken.getsockname()[1]], capture_output=True,
+                           text=True, timeout=60)
+    finally:
+        taken.close()
+    assert r.returncode == 2 and "cannot listen" in r.stderr, r
+    assert "live: stopped" not in r.stderr, r.stderr  # it never started
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_a_table_that_is_not_there_gets_a_page_with_a_way_back(browser):
+    live, urls = start_live("--table", "/dev/null/none=Final")
+    try:
+        page = browser.new_page()
+        resp = page.goto(urls["public"] + "/table/9")
+        assert resp.status == 404
+        assert "no table 9" in page.inner_text("body")
+        page.click("text=all tables")
+        page.wait_for_function("document.querySelectorAll('.card').length == 1")
+        assert page.url.rstrip("/") == urls["public"].rstrip("/")
+        assert "Final" in page.inner_text(".tables")
+    finally:
+        stop(live)

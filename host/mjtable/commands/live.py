@@ -31,7 +31,8 @@ def add_parsers(sub):
                    help="a table's serial device or pty path (repeat for more tables)")
     p.add_argument("--listen", metavar="HOST:PORT", default=DEFAULT_LISTEN,
                    help="address of the public pages (default %s)" % DEFAULT_LISTEN)
-    p.add_argument("--delay", default="0", help="broadcast delay of the public pages (30s)")
+    p.add_argument("--delay", default="0", help="broadcast delay of the public pages: 30s, 2m, "
+                   "500ms (default 0: none)")
     p.add_argument("--hide-hands", action="store_true",
                    help="the public pages do not show concealed hands")
     p.add_argument("--referee", metavar="HOST:PORT", default=None,
@@ -114,7 +115,10 @@ async def _main(tables, views, listens, archive_path, timeout):
                                  "rows": []}
             await asyncio.sleep(STANDINGS_EVERY)
 
+    served = []
+
     def ready(urls):
+        served.extend(urls)
         for view, url in urls:
             print("live: %s %s" % (view, url), flush=True)
 
@@ -125,4 +129,5 @@ async def _main(tables, views, listens, archive_path, timeout):
         st.cancel()
         for f in feeds:
             f.stop()
-        print("live: stopped", file=sys.stderr)
+        if served:  # an address taken: the error alone, it never started
+            print("live: stopped", file=sys.stderr)

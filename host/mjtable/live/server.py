@@ -17,6 +17,7 @@ listening address, so a spectator cannot reach the referee's view.
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import os
 
@@ -31,12 +32,12 @@ STATIC = os.path.join(HERE, "static")
 PAGES = os.path.join(HERE, "templates")
 
 
-def _page(name, **values):
+def _page(name, status=200, **values):
     with open(os.path.join(PAGES, name), encoding="utf-8") as f:
         text = f.read()
     for k, v in values.items():
         text = text.replace("{{%s}}" % k, v)
-    return web.Response(text=text, content_type="text/html", charset="utf-8")
+    return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
 
 
 def make_app(hub, view: str, archive_path=None) -> web.Application:
@@ -54,8 +55,10 @@ def make_app(hub, view: str, archive_path=None) -> web.Application:
         return _page("event.html", config=config)
 
     async def table_page(request):
-        table_of(request)
-        return _page("table.html", config=config, table=request.match_info["t"])
+        t = request.match_info["t"]
+        if t not in hub.tables:  # a page, with the way back to every table
+            return _page("missing.html", 404, what=html.escape("no table %s" % t))
+        return _page("table.html", config=config, table=t)
 
     async def api_event(request):
         return web.json_response(hub.event_snapshot(view))
