@@ -282,7 +282,7 @@ def core_section(quick):
 # as a function (quick) -> dict, and a printer in PRINTERS.
 SECTIONS = {"core": core_section}
 # the other sections, each bench/bench_NAME.py with section(quick) and table(res)
-_EXTRA = ("engine", "wild", "table", "link", "event", "live")
+_EXTRA = ("engine", "wild", "table", "link", "event", "live", "idle")
 
 
 def run(quick, only=None):

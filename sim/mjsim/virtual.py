@@ -424,7 +424,9 @@ class VirtualTable:
             return
         g = self.g
         if g.phase == G.PH_END:
-            if st.state != S_END and st.state != S_DONE:
+            # the firmware has ended the hand too: shown (S_END), the match over
+            # (S_DONE), or a new match already begun (waiting for an empty table)
+            if st.state == S_PLAY:
                 return
             if self.end_frames < END_FRAMES:  # the players read the scores, then clear
                 self.end_frames += 1

@@ -158,3 +158,5 @@ def test_bench_quick_writes_all_keys(tmp_path):
             assert case["measured_pages"] == case["browsers"] == len(case["per_page_max_ms"])
             assert case["updates"] >= case["measured"]["updates"] > 0, case
     assert any(live[n].get("updates") for n in ("one_table_ten_browsers", "eight_tables"))
+    idle = data["idle"]["cases"]  # an idle virtual table's cost, and the link answering it
+    assert idle and all(c["cores_busy"] >= 0 and c["info_ms_median"] > 0 for c in idle)

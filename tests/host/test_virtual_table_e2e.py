@@ -135,8 +135,6 @@ def test_house_patterns_pushed_to_the_table_are_scored_there_and_rescore_agrees(
     them with the host's core agrees with every payment the table made."""
     ytl = os.path.join(ROOT, "examples", "rules", "house", "yitiaolong.toml")
     # no match under way: the push is taken at once, and the match started plays it
-    # (with --bots, a second match after a played one never begins on this tree,
-    # with or without a push: the table keeps reading the last hand's tiles)
     vt = VirtualTable("--rules", "xuezhan", "--hands", "2", "--pace", "0")
     arch = str(env / "house.sqlite")
     try:
@@ -160,5 +158,46 @@ def test_house_patterns_pushed_to_the_table_are_scored_there_and_rescore_agrees(
         # the ruleset came back with the logs: the archive names it, replay needs no --rules
         code, out, err = call(capsys, "replay", "1", "--archive", arch, "--brief")
         assert code == 0 and "ruleset yitiaolong" in out, out + err
+    finally:
+        assert vt.close() == 0
+
+
+def test_the_bots_play_every_match_the_table_starts(env, capsys):
+    # no pause between matches: the firmware starts the next one the moment the
+    # last ends, before the players have cleared the table (issue 43: the bots
+    # stopped after their first match, 3 runs of 3); a hand a match
+    vt = VirtualTable("--bots", "--hands", "1", "--gap", "0", "--pace", "0")
+    try:
+        _wait(capsys, vt, "the second match's hand", lambda d: d["logs"] >= 2, secs=300)
+    finally:
+        assert vt.close() == 0
+
+
+def test_a_match_ended_between_two_hands_and_started_again_is_played(env, capsys):
+    import serial
+    from mjtable.link import client as H
+    from mjtable.link import protocol as P
+
+    # the players read the scores for 20 frames before they clear the table: at
+    # 5 ms a frame the test's two requests come in that while
+    vt = VirtualTable("--hands", "2", "--pace", "5")
+    try:
+        code, out, err = call(capsys, "match", "start", "--port", vt.port)
+        assert code == 0, err
+        ser = serial.Serial(vt.port, 115200, timeout=1, write_timeout=5)
+        link = H.Link(ser, key=KEY, timeout=10)
+        link.hello()
+        deadline = time.monotonic() + 240
+        while True:  # the first hand over, its tiles still on the table
+            d = link.info()
+            if d["state"].startswith("2,") and d["logs"] == "1":
+                break
+            assert time.monotonic() < deadline, "the first hand never ended: %r" % d
+            time.sleep(0.05)
+        link.request(P.CMD_MATCH, bytes((P.MATCH_END,)), auth=True)
+        link.request(P.CMD_MATCH, bytes((P.MATCH_START,)), auth=True)
+        ser.close()
+        # the players clear the table and the bots play the new match's first hand
+        _wait(capsys, vt, "the new match's first hand", lambda d: d["logs"] >= 2, secs=120)
     finally:
         assert vt.close() == 0
