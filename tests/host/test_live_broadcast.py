@@ -131,3 +131,86 @@ def test_a_table_that_is_not_there_gets_a_page_with_a_way_back(browser):
         assert "Final" in page.inner_text(".tables")
     finally:
         stop(live)
+
+
+# --- 6. never the wrong table ---
+
+
+def info_of(path):
+    """INFO of the table on a pty, on a session of the test's own (no key)."""
+    import serial
+    from mjtable.link import client as H
+
+    ser = serial.Serial(path, 115200, timeout=1, write_timeout=5)
+    try:
+        link = H.Link(ser, timeout=10)
+        link.hello()
+        return link.info()
+    finally:
+        ser.close()
+
+
+def banner(page):
+    return page.evaluate("(document.querySelector('.linkstate') || {}).textContent || ''")
+
+
+def test_a_reconnect_is_trusted_only_to_the_same_table(tmp_path, browser):
+    """The cable out: 'table offline, reconnecting'; another table on the same
+    path: refused, said so, never shown nor watched; the same table again,
+    restarted on a fresh volume: its new match shown as new, the one it broke
+    off kept with a note."""
+    from test_live import Relay
+
+    relay = Relay()
+    watched = []
+    peers = [live_bench.Peer(tmp_path / "a.img", pace=25, seed=3, key=KEY)]
+    relay.far = peers[0].slave
+    relay.start()
+    live, urls = start_live("--table", relay.path + "=Final", "--timeout", "1")
+    try:
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.goto(urls["public"] + "/table/1")
+        page.wait_for_function("document.getElementById('table').dataset.link == 'ok' && "
+                               "Number(document.getElementById('table').dataset.hand) >= 2",
+                               timeout=60000)
+        relay.plugged.clear()  # the cable out
+        page.wait_for_function("document.getElementById('table').dataset.link == 'lost'",
+                               timeout=30000)
+        assert "table offline, reconnecting" in banner(page)
+        assert "command" not in banner(page) and "0x" not in banner(page), banner(page)
+        # another table comes up on the same path
+        peers.append(live_bench.Peer(tmp_path / "b.img", pace=25, seed=4, key=KEY,
+                                     table_id="OTHER001"))
+        relay.far = peers[1].slave
+        relay.plugged.set()
+        page.wait_for_function("document.querySelector('.linkstate') && document.querySelector"
+                               "('.linkstate').textContent.includes('not trusted')",
+                               timeout=30000)
+        assert "OTHER001".encode().hex() in banner(page), banner(page)
+        time.sleep(3)  # it stays refused
+        snap = page.evaluate("window.liveSnap")
+        assert snap["link"] == "lost" and snap["id"] == b"LIVETEST".hex()
+        relay.far = None  # the other table leaves; was it ever asked to stream its hands?
+        watched.append(info_of(peers[1].path).get("watch"))
+        # the same table back, restarted with nothing on its flash (a virtual table)
+        peers.append(live_bench.Peer(tmp_path / "c.img", pace=25, seed=5, key=KEY))
+        relay.far = peers[2].slave
+        page.wait_for_function("document.getElementById('table').dataset.link == 'ok' && "
+                               "document.querySelectorAll('.previous').length == 1",
+                               timeout=60000)
+        note = page.inner_text(".previous")
+        assert "interrupted" in note and "restarted" in note, note
+        prev = page.evaluate("window.liveSnap")["previous"][0]
+        assert prev["hands"] >= 1 and sum(prev["totals"]) == 0  # the first table's hands
+        # the new match counts its own hands: on a fresh volume, every log is one of them
+        page.wait_for_function("window.liveSnap.hand >= 1")
+        snap = page.evaluate("window.liveSnap")
+        assert snap["match_hand"] == snap["hand"], (snap["match_hand"], snap["hand"])
+    finally:
+        stop(live)
+        relay.stop = True
+        relay.join(5)
+        for p in peers:
+            p.close()
+    # the other table was never watched: live refused it before asking anything of it
+    assert watched == ["0"], watched

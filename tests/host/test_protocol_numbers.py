@@ -45,3 +45,18 @@ def test_state_index_reads_info_and_refuses_garbage():
     assert I.state_index("1,54") == 1
     assert I.state_index("x,3") == -1 and I.state_index("") == -1
     assert I.state_row("9,2").startswith("? (9)")
+
+
+def test_the_signed_requests_are_those_the_table_checks_a_mac_on(tmp_path):
+    """An owner of the link keeps these requests' numbers (link/owner.py): a
+    request the table checks a MAC on and the owner numbered anew would fail."""
+    from table import link as fl
+    from table.logstore import LogStore
+
+    link = fl.Link(lambda mv: 0, lambda mv: len(mv), key=bytes(32))
+    hostcmds.install(link, LogStore(str(tmp_path / "logs")), root=str(tmp_path))
+    signed = {code for code in range(64) if link._auth[code]}
+    assert signed == set(P.SIGNED_CMDS)
+    # HELLO's flags: the table's two, and the owner's own beside them
+    assert (P.FLAG_KEY, P.FLAG_KEY_BUTTON) == (fl.FLAG_KEY, fl.FLAG_KEY_BUTTON)
+    assert P.FLAG_RELAYED & (fl.FLAG_KEY | fl.FLAG_KEY_BUTTON) == 0

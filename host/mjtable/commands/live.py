@@ -9,8 +9,10 @@ each table at /table/1, /table/2 ... (in --table order). --delay holds
 everything the public address shows back by that long (30s, 2m, 500ms; a
 plain number is seconds); --hide-hands keeps the concealed hands off it.
 --referee serves a second address with no delay and every hand. --archive
-gives the replays (/replay) and the standings. Prints one `live: VIEW URL`
-line per address once serving; runs until Ctrl-C.
+gives the replays (/replay), the standings and the players' names. Each
+table's link goes through the process that owns its port (`mjtable serve`),
+or this one owns it, so every other command can use the table meanwhile.
+Prints one `live: VIEW URL` line per address once serving; runs until Ctrl-C.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ def parse_listen(text: str, what: str):
 
 
 def parse_tables(specs):
+    """[(key, port, name)]: a table without =NAME is named by its id once read."""
     if not specs:
         raise BadInput("give at least one --table PORT (a serial device or a pty path)")
     out = []
@@ -70,7 +73,7 @@ def parse_tables(specs):
         port, _, name = spec.partition("=")
         if not port:
             raise BadInput("--table %r: no port" % spec)
-        out.append((str(i + 1), port, name or "Table %d" % (i + 1)))
+        out.append((str(i + 1), port, name))
     return out
 
 
@@ -93,26 +96,30 @@ async def _main(tables, views, listens, archive_path, timeout):
     from mjtable.live.feed import Feed, Rules
     from mjtable.live.hub import Hub
     from mjtable.live.server import serve
-    from mjtable.live.standings import standings
+    from mjtable.live.standings import players, standings
 
     loop = asyncio.get_running_loop()
     hub = Hub(loop, Rules(), views)
     feeds = []
     for key, port, name in tables:
         t = hub.add(key, port, name)
-        f = Feed(port, t, hub.rules, timeout=timeout)
+        f = Feed(port, t, hub.rules, timeout=timeout,
+                 log=lambda text: print(text, file=sys.stderr, flush=True))
         t.feed = f
         feeds.append(f)
         f.start()
+
+    def from_archive(path):
+        return standings(path, hub.label), players(path)
 
     async def keep_standings():
         path = archive_path or archive.default_path()
         while True:
             try:
-                hub.standings = await loop.run_in_executor(None, standings, path)
+                hub.from_archive(*await loop.run_in_executor(None, from_archive, path))
             except Exception as e:  # an archive being written, or damaged: say so
-                hub.standings = {"title": "Standings unavailable: %s" % e, "columns": [],
-                                 "rows": []}
+                hub.from_archive({"title": "Standings unavailable: %s" % e, "columns": [],
+                                  "rows": []}, hub.players)
             await asyncio.sleep(STANDINGS_EVERY)
 
     served = []

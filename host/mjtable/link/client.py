@@ -30,8 +30,10 @@ from mjtable.link.protocol import (
     CMD_SETKEY,
     CMD_STAT,
     E_OFFSET,
+    E_REPLAY,
     ERRORS,
     EVENT,
+    FLAG_RELAYED,
     NO_REQUEST,
     REPLY,
     RP2040_VID,
@@ -42,6 +44,7 @@ HDR = 6
 MAC_LEN = 32
 MAX_PAYLOAD = 1024
 MAX_BODY = HDR + MAX_PAYLOAD + MAC_LEN + 4
+RELAYED_TRIES = 8  # sends of a signed request the owner of a shared link refused (E_REPLAY)
 RUN = 84
 FULL = 252  # code symbol: RUN plain bytes, no special byte after them
 SPECIALS = (0x00, 0x03, 0x04)  # never on the wire: delimiter, Ctrl-C, Ctrl-D
@@ -264,6 +267,7 @@ class Link:
         self.table_id = b""
         self.max_payload = MAX_PAYLOAD
         self.flags = 0
+        self.relayed = False  # the session is an owner's, shared (HELLO's FLAG_RELAYED)
         self.events: deque = deque()  # (kind, seq, payload) seen while waiting
         self._buf = bytearray()
         self._pos = 0  # bytes of _buf already taken as frames
@@ -335,11 +339,15 @@ class Link:
             if not select.select([fd], [], [], left)[0]:
                 return b""
             try:
-                return os.read(fd, 65536)
+                got = os.read(fd, 65536)
             except BlockingIOError:
                 return b""
             except OSError as e:  # EIO: the other end is gone (cable, power)
                 raise LinkError(0, msg="the port failed (%s)" % (e.strerror or e)) from None
+            if not got:  # readable and nothing there: the other end is gone
+                raise LinkError(0, msg="the link closed (the table unplugged, or its owner "
+                                       "stopped)")
+            return got
         # pyserial's read(n) waits for n bytes: ask for what is there
         waiting = getattr(self.stream, "in_waiting", None)
         if waiting is None:
@@ -355,7 +363,16 @@ class Link:
         status or no reply within the timeout. opening: errors for unreadable
         frames are left-overs from before the session (the table answers in
         order, so none can follow the reply to this request): skip them."""
-        return self.wait(code, self.submit(code, payload, auth), opening)
+        for _ in range(RELAYED_TRIES):
+            try:
+                return self.wait(code, self.submit(code, payload, auth), opening)
+            except LinkError as e:
+                # through an owner (link/owner.py), other clients' requests may
+                # have gone first: a signed one is sent again above their numbers
+                if not (self.relayed and e.status == E_REPLAY and e.detail is not None):
+                    raise
+                self.seq = max(self.seq, e.detail)
+        raise LinkError(E_REPLAY, msg="the owner of the link kept refusing the request's number")
 
     def submit(self, code: int, payload: bytes = b"", auth: Optional[bool] = None) -> int:
         """Send a request without waiting; returns its seq for wait()."""
@@ -414,6 +431,7 @@ class Link:
         self.table_id = data[12:20]
         self.max_payload = maxp
         self.flags = flags
+        self.relayed = bool(flags & FLAG_RELAYED)
         return {
             "version": ver,
             "key_set": bool(flags & 1),
@@ -528,7 +546,12 @@ class Link:
 
 
 def _posix_fd(stream) -> Optional[int]:
-    """The fd of a pyserial Serial on POSIX (opened O_NONBLOCK), else None."""
+    """The fd of a pyserial Serial on POSIX (opened O_NONBLOCK), or of a stream
+    that offers its own (link_fd(): an owner's local socket, link/owner.py),
+    else None."""
+    own = getattr(stream, "link_fd", None)
+    if own is not None:
+        return own()
     try:
         from serial.serialposix import Serial
     except ImportError:  # pyserial missing, or not POSIX

@@ -3,9 +3,10 @@
 The table is found by pyserial's port list and the RP2040's USB vendor id
 0x2E8A (mjtable.link.find_table_ports prefers the link's CDC interface over the
 REPL's); `--port` takes a device or a pseudo-terminal path (`mjtable
-virtual-table` prints one). The table key, needed for commands that change
-anything, comes from `--key HEX`, else $MJTABLE_KEY, else the file
-$MJTABLE_KEYFILE or ~/.config/mjtable/key (hex).
+virtual-table` prints one). When a process owns that port (`mjtable serve`,
+`mjtable live`: link/owner.py), the session goes through it. The table key,
+needed for commands that change anything, comes from `--key HEX`, else
+$MJTABLE_KEY, else the file $MJTABLE_KEYFILE or ~/.config/mjtable/key (hex).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import os
 
 from mjtable import BadInput, LinkTrouble, PortBusy, seconds
 from mjtable.link import client as L
+from mjtable.link import owner
 from mjtable.logs import logfmt
 
 
@@ -78,8 +80,12 @@ def connect(args, need_key: bool = False) -> L.Link:
     if need_key and key is None:
         raise BadInput("this command changes the table: it needs the table key "
                        "(--key, $MJTABLE_KEY or %s)" % key_file())
+    try:  # through the process that owns the table's link, if one does
+        ser = owner.open_stream(port, args.timeout)
+    except owner.Refused as e:
+        raise BadInput("%s: %s" % (port, e)) from None
     try:
-        ser = L.open_port(port, timeout=min(args.timeout, 1.0))
+        ser = ser or L.open_port(port, timeout=min(args.timeout, 1.0))
     except Exception as e:  # pyserial's SerialException, OSError
         if L.port_busy(e):
             raise PortBusy("%s is in use by another program (another mjtable: a pull, the "

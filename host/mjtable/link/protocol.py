@@ -11,6 +11,12 @@ CMD_GET, CMD_PUT, CMD_COMMIT, CMD_STAT = 0x10, 0x11, 0x12, 0x13
 CMD_LOGS, CMD_ACK, CMD_CLOCK, CMD_MATCH, CMD_WATCH, CMD_TAG = 0x20, 0x21, 0x22, 0x23, 0x24, 0x25
 CMD_SELFTEST = 0x26  # between hands: the table checks its chips (mjtable.tableops.selftest)
 AUTH_CMDS = frozenset({CMD_PUT, CMD_COMMIT})  # the link MACs these itself
+# every request the table checks a MAC on (the firmware's link.register(..., True)
+# and table.xfer): a relay must keep their sequence numbers (link/owner.py)
+SIGNED_CMDS = frozenset({CMD_PUT, CMD_COMMIT, CMD_ACK, CMD_CLOCK, CMD_MATCH})
+# HELLO's flags: the table's (1 a key is set, 2 the key button held at boot), and
+# the host's own: the session is an owner's, relayed to this client (link/owner.py)
+FLAG_KEY, FLAG_KEY_BUTTON, FLAG_RELAYED = 1, 2, 0x80
 MATCH_START, MATCH_END = 1, 2  # CMD_MATCH's first byte
 
 # object kinds of GET/PUT/COMMIT/STAT

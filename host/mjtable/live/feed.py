@@ -13,15 +13,24 @@ that the first events repeat is dropped (`Overlap`). A record lost anyway
 (the table's queue of 32 overflowed) makes the replay refuse an action or the
 end points differ; the sink then asks for a resync: the log is read again.
 
+The link goes through the process that owns the table's port (link/owner.py:
+`mjtable serve`, or this one, which becomes the owner when nothing is), so
+every other command can use the table meanwhile.
+
 The table is asked INFO every HEARTBEAT s: no answer is "link lost" (cable
-out, table off), and the feed reconnects every RETRY s; an answer with
-watch=0 means the table restarted (it forgot our WATCH), and a `dropped`
-count that grew means its event queue lost records: either way the feed
-resyncs. Sink methods (called from this thread):
-    link(state, detail)        "connecting" | "ok" | "lost"
+out, table off), and the feed reconnects every RETRY s. A reconnect is
+trusted only to the table of the first session: another table's id on the
+port (a restarted virtual table's new pty path given to another one) is
+refused and said so. An answer with watch=0 after we watched means the
+table restarted (it forgot our WATCH): the sink starts a new match, and
+the feed resyncs; a `dropped` count that grew means its event queue lost
+records: the feed resyncs. Sink methods (called from this thread):
+    link(state, detail)        "connecting" | "ok" | "lost", detail for spectators
     hand(log_id, records)      the whole hand so far: [(type, payload)]
     record(rtype, payload)     one more record of it
     earlier(log_id, points)    a finished hand's points, still on the table
+    status(info)               INFO's answer (dict), each HEARTBEAT
+    restarted()                the table restarted: what came before is another match
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ from sichuan import presets
 from sichuan import ruleset as R
 
 from mjtable.link import client as L
+from mjtable.link import owner
 from mjtable.link import protocol as P
 from mjtable.logs import logfmt
 from mjtable.tableops.logs import fetch_log, pull_growing, table_logs, unwhiten
@@ -40,6 +50,11 @@ from mjtable.tableops.logs import fetch_log, pull_growing, table_logs, unwhiten
 HEARTBEAT = 1.0  # s of silence before the feed asks INFO
 RETRY = 1.0  # s between reconnection attempts
 EARLIER = 16  # finished hands still on the table whose points are read at the start
+OFFLINE = "table offline, reconnecting"
+
+
+class WrongTable(Exception):
+    """Another table than the first session's answers on the port."""
 
 
 class Rules:
@@ -88,41 +103,55 @@ class Overlap:
 class Feed(threading.Thread):
     """Reads one table; `port` is a serial device or a pty path."""
 
-    def __init__(self, port, sink, rules, timeout=2.0, opener=None):
+    def __init__(self, port, sink, rules, timeout=2.0, opener=None, log=None):
         super().__init__(daemon=True, name="feed %s" % port)
         self.port = port
         self.sink = sink
         self.rules = rules
         self.timeout = timeout
-        self.opener = opener or (lambda p: L.open_port(p, timeout=0.5))
+        self.owned: dict = {}  # the owner this process started for the port, if any
+        self.opener = opener or (lambda p: owner.shared_stream(p, timeout, self.owned))
+        self.log = log or (lambda text: None)  # what went wrong, for the operator
         self.stopping = threading.Event()
         self.want_resync = threading.Event()
-        self.table_id = ""
+        self.table_id = ""  # the first session's: no other table is trusted after it
+        self.had_key = False
+        self.watched = False  # WATCH was on: a table answering watch=0 restarted
+        self._said = None
         self.counted: set = set()  # earlier logs whose points were reported
         self.log_id = -1  # the hand the records belong to
         self.ser = None
 
     def stop(self):
         self.stopping.set()
+        for o in self.owned.values():
+            o.stop()
 
     def resync(self):
         self.want_resync.set()
 
     def run(self):
         while not self.stopping.is_set():
-            self.sink.link("connecting", self.port)
+            if self._said is None:
+                self.sink.link("connecting", "connecting to %s" % self.port)
             try:
                 self.ser = self.opener(self.port)
+            except owner.Refused as e:
+                self._lost(str(e) if e.state == "wrong table" else OFFLINE, str(e))
+                self.stopping.wait(RETRY)
+                continue
             except Exception as e:  # pyserial's SerialException, OSError: not there
-                self.sink.link("lost", "cannot open %s: %s" % (self.port, e))
+                self._lost(OFFLINE, "cannot open %s: %s" % (self.port, e))
                 self.stopping.wait(RETRY)
                 continue
             try:
                 self._session(L.Link(self.ser, key=None, timeout=self.timeout))
+            except WrongTable as e:
+                self._lost(str(e), str(e))
             except (L.LinkError, OSError, ValueError, logfmt.LogDamaged) as e:
-                self.sink.link("lost", str(e))
+                self._lost(OFFLINE, str(e))
             except Exception as e:  # a serial error of any kind: the cable
-                self.sink.link("lost", "%s: %s" % (type(e).__name__, e))
+                self._lost(OFFLINE, "%s: %s" % (type(e).__name__, e))
             finally:
                 try:
                     self.ser.close()
@@ -130,11 +159,30 @@ class Feed(threading.Thread):
                     pass
             self.stopping.wait(RETRY)
 
+    def _lost(self, detail, why):
+        """Spectators read `detail`; the operator's log gets `why` once."""
+        if why != self._said:
+            self._said = why
+            self.log("live: %s: %s" % (self.port, why))
+        self.sink.link("lost", detail)
+
     def _session(self, link):
         link.hello()
-        self.table_id = link.table_id.hex()
+        tid = link.table_id.hex()
+        if self.table_id and tid != self.table_id:
+            raise WrongTable("another table (id %s) is on %s, not this one (%s): not trusted; "
+                             "waiting for %s" % (tid, self.port, self.table_id, self.table_id))
+        if self.had_key and not link.flags & P.FLAG_KEY:
+            raise WrongTable("the table on %s (id %s) has lost its key: not trusted"
+                             % (self.port, tid))
+        self.table_id = tid
+        self.had_key = bool(link.flags & P.FLAG_KEY)
+        if self.watched and link.info().get("watch") == "0":
+            self._restarted()  # while we were away
         link.request(P.CMD_WATCH, b"\x01")
+        self.watched = True
         overlap = self._catch_up(link)
+        self._said = None
         self.sink.link("ok", self.table_id)
         asked = time.monotonic()
         dropped = None
@@ -152,17 +200,28 @@ class Feed(threading.Thread):
             if now - asked > HEARTBEAT:  # also while busy: a drop shows in INFO
                 info = link.info()  # LinkError if the table does not answer: lost
                 asked = time.monotonic()
+                self.sink.status(info)
                 if info.get("watch") == "0":  # restarted: it forgot our WATCH
+                    self._restarted()
                     link.request(P.CMD_WATCH, b"\x01")
+                    self.watched = True
                     overlap = self._catch_up(link)
                 elif dropped is not None and info.get("dropped", "0") != dropped:
                     overlap = self._catch_up(link)  # the table's queue lost events
                 dropped = info.get("dropped", "0")
 
+    def _restarted(self):
+        """The table restarted: the match that was under way ends there (its
+        result kept by the sink, with a note); its logs stay counted."""
+        self.watched = False
+        self.sink.restarted()
+
     def _catch_up(self, link):
         """Read the newest log whole; report the finished ones' points once."""
         self.want_resync.clear()
         logs = table_logs(link)
+        if (logs[-1][0] if logs else 0) < self.log_id:  # a fresh volume (a virtual table)
+            self.counted = {k for k in self.counted if k[0] != self.table_id}
         if not logs:
             self.log_id = 0
             self.sink.hand(-1, [])

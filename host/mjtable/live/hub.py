@@ -97,22 +97,32 @@ def summary(snap: dict) -> dict:
             "phase": snap.get("phase", ""), "wall": snap.get("wall", 0),
             "turn": snap.get("turn", -1), "totals": totals, "leads": leads,
             "names": [s["name"] for s in seats], "alerts": alerts,
+            "players": [s.get("player", "") for s in seats], "match": snap.get("match"),
             "over": snap.get("over", False), "t": snap["t"]}
 
 
 class Table:
-    """One table: a Feed's sink, and its snapshots for each view."""
+    """One table: a Feed's sink, and its snapshots for each view.
+
+    The totals are the match's: a match ends when the table says none is
+    under way (INFO `play=` empty: its final order is shown) or when the
+    table restarts; the next hand begins a new one, and the one before is
+    kept in `previous` with a note."""
 
     def __init__(self, hub, key: str, port: str, name: str):
         self.hub = hub
         self.key = key
         self.port = port
-        self.name = name
+        self.name = name  # "" until the table's id names it
         self.table_id = ""
         self.link_state = "connecting"
         self.detail = ""
         self.hand_id = -1
-        self.points: dict = {}  # log id -> each seat's points, of the finished hands seen
+        self.points: dict = {}  # log id -> each seat's points, of the match's finished hands
+        self.over = False  # the table ended the match: the final order is shown
+        self.ending = ""  # why the match ends at the next hand ("" while it goes on)
+        self.left = None  # INFO `left` last seen: hands left in the match
+        self.previous: list = []  # the matches before: {"note", "hands", "totals"}
         self.model = HandModel(hub.rules, 0)
         self.version = 0
         self.t = time.time()
@@ -127,9 +137,10 @@ class Table:
         self.hub.loop.call_soon_threadsafe(self._run, t, fn, args)
 
     def _run(self, t, fn, args):
+        if fn(*args) is False:
+            return  # nothing a page shows changed
         self.t = t
-        fn(*args)
-        self._changed()
+        self.changed()
 
     def link(self, state, detail):
         self._soon(self._link, state, detail)
@@ -143,13 +154,50 @@ class Table:
     def earlier(self, log_id, points):
         self._soon(self._earlier, log_id, points)
 
+    def status(self, info):
+        self._soon(self._status, dict(info))
+
+    def restarted(self):
+        self._soon(self._restarted)
+
     # --- in the loop ---
 
     def _link(self, state, detail):
+        if (state, detail) == (self.link_state, self.detail):
+            return False
         self.link_state = state
         self.detail = detail
         if state == "ok":
             self.table_id = detail
+        return True
+
+    def _status(self, info):
+        """INFO's match lines: `play=` empty when no match is under way (the
+        firmware's; a table without them says nothing of matches)."""
+        play, left = info.get("play"), info.get("left")
+        left = int(left) if left and left.isdigit() else None
+        changed = False
+        if play == "" and not self.over and (self.points or self.model.game is not None):
+            self.over = True  # the final order stands until the next match's first hand
+            self.ending = "match over"
+            changed = True
+        elif play and self.left is not None and left is not None and left > self.left:
+            self.ending = self.ending or "match over"  # a new match, its end not seen
+        self.left = left
+        return changed
+
+    def _restarted(self):
+        self.ending = "interrupted: the table restarted"
+        self._new_match()
+
+    def _new_match(self):
+        """The match so far becomes `previous` (with why it ended)."""
+        if self.points or self.model.game is not None:
+            self.previous = (self.previous + [{"note": self.ending, "hands": len(self.points),
+                                               "totals": self.totals()}])[-3:]
+        self.points = {}
+        self.over = False
+        self.ending = ""
 
     def totals(self, but=None) -> list:
         """Each seat's points over the finished hands seen (but the hand `but`)."""
@@ -162,6 +210,8 @@ class Table:
 
     def _hand(self, log_id, records):
         # a hand read again (a reconnect, a resync) counts once: points by log id
+        if self.ending and log_id != self.hand_id:
+            self._new_match()  # this hand begins the next match
         self.hand_id = log_id
         self.model = HandModel(self.hub.rules, log_id, self.totals(but=log_id))
         for r in records:
@@ -180,18 +230,46 @@ class Table:
             if self.feed is not None:
                 self.feed.resync()
 
-    def _changed(self):
+    def changed(self):
         self.version += 1
         snap = self.snapshot()
         for v in self.views.values():
             v.push(snap)
 
+    def label(self) -> str:
+        """The table's name: the one given, else its id as text (TBLA0001)."""
+        return self.name or id_text(self.table_id) or "Table %s" % self.key
+
     def snapshot(self) -> dict:
         s = self.model.snapshot()
-        s.update({"table": self.key, "name": self.name, "id": self.table_id,
+        players = self.hub.players.get(self.table_id) or []
+        for seat in s["seats"]:
+            seat["player"] = players[seat["seat"]] if seat["seat"] < len(players) else ""
+        done = len([k for k in self.points if k != self.hand_id])
+        s.update({"table": self.key, "name": self.label(), "id": self.table_id,
                   "link": self.link_state, "detail": self.detail, "hand": self.hand_id,
-                  "version": self.version, "t": self.t})
+                  "match_hand": done + (1 if s["np"] else 0),
+                  "match": final_order(s) if self.over else None,
+                  "previous": self.previous, "version": self.version, "t": self.t})
         return s
+
+
+def id_text(hex_id: str) -> str:
+    """A table id as its characters when they are printable ASCII (VIRTUAL1,
+    TBLA0001), else its hex; "" for none."""
+    try:
+        raw = bytes.fromhex(hex_id).rstrip(b"\x00")
+    except ValueError:
+        return hex_id
+    if raw and all(0x20 < b < 0x7F for b in raw):
+        return raw.decode()
+    return hex_id
+
+
+def final_order(snap: dict) -> dict:
+    """The match's end: the seats by their totals, first to last."""
+    seats = sorted(snap.get("seats", []), key=lambda s: (-s["total"], s["seat"]))
+    return {"over": True, "order": [{"seat": s["seat"], "total": s["total"]} for s in seats]}
 
 
 class Hub:
@@ -201,6 +279,7 @@ class Hub:
         self.loop = loop
         self.rules = rules
         self.views = views  # name -> (delay s, hide hands)
+        self.players: dict = {}  # table id (hex) -> the player at each seat (the event's)
         self.tables: dict = {}
         self.events = {name: Publisher(loop, 0) for name in views}
         self._rows = {name: {} for name in views}
@@ -216,6 +295,24 @@ class Hub:
     def _row(self, view, snap):
         self._rows[view][snap["table"]] = summary(snap)
         self.events[view].push(self.event_snapshot(view))
+
+    def from_archive(self, standings, players) -> None:
+        """The archive read again: what changed goes to the pages."""
+        if players != self.players:
+            self.players = players
+            for t in self.tables.values():
+                t.changed()
+        if standings != self.standings:
+            self.standings = standings
+            for view, pub in self.events.items():
+                pub.push(self.event_snapshot(view))
+
+    def label(self, hex_id: str) -> str:
+        """A table id as the pages name it: the --table name given for it, else its text."""
+        for t in self.tables.values():
+            if t.table_id == hex_id and t.name:
+                return t.name
+        return id_text(hex_id)
 
     def event_snapshot(self, view) -> dict:
         rows = self._rows[view]

@@ -126,11 +126,21 @@ function centreHTML(snap) {
     `${snap.error ? `<div class="error">${esc(snap.error)}</div>` : ""}</div>`;
 }
 
+// The matches this table played before (live.py keeps the last three): why
+// each ended and its totals.
+function previousHTML(snap) {
+  const names = (snap.seats || []).map(s => s.name);
+  return (snap.previous || []).map(p => `<div class="previous">Previous match (${esc(p.note)}, ` +
+    `${p.hands} hand${p.hands === 1 ? "" : "s"}): ` +
+    p.totals.slice(0, Math.max(names.length, 1)).map((v, i) =>
+      `${esc(names[i] || "seat " + i)} ${signed(v)}`).join(" · ") + `</div>`).join("");
+}
+
 function drawTable(el, snap, opts = {}) {
   const link = snap.link || "ok";
-  const banner = link === "ok" ? "" :
+  const banner = (link === "ok" ? "" :
     `<div class="linkstate ${link}">${link === "lost" ? "link lost" : "connecting"}` +
-    `${snap.detail ? ": " + esc(snap.detail) : ""}</div>`;
+    `${snap.detail ? ": " + esc(snap.detail) : ""}</div>`) + previousHTML(snap);
   // Only the parts that changed are drawn again (an action changes one or two
   // seats and the centre): parsing ~150 SVG tiles per update is the page's cost.
   const parts = [banner].concat((snap.seats || []).map(s => seatHTML(s, snap)), [centreHTML(snap)]);

@@ -1,0 +1,168 @@
+"""One owner of the table's link (issue 43): `mjtable serve` or `mjtable live`
+holds the table's port, and live, monitor, logs pull, info, rules push and
+the event room's match start all work at the same time through it, called as
+always. Against the firmware's host commands on the MicroPython unix port
+(tools/hostlink_peer.py) and the full controller (`mjtable virtual-table`),
+each behind a real pseudo-terminal. No timing is asserted."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+import bench_live as live_bench
+import pytest
+from bench_live import start_live, stop
+from mjcall import call
+from test_event_setup import _file
+from test_live_broadcast import collect, ws
+from test_virtual_table_e2e import VirtualTable
+
+KEY = bytes(range(9, 41))
+EXE = live_bench.EXE
+
+
+@pytest.fixture
+def run_dir(env, monkeypatch):
+    """The owners' sockets for this test alone (short: a Unix socket's path is)."""
+    d = tempfile.mkdtemp(prefix="mjrun")
+    monkeypatch.setenv("MJTABLE_RUN_DIR", d)
+    yield d
+    shutil.rmtree(d, ignore_errors=True)
+
+
+def start(*argv):
+    return subprocess.Popen([EXE, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def finish(procs, timeout=300):
+    """Each process's (argv, exit code, stdout, stderr), all waited for."""
+    out = []
+    for p in procs:
+        o, e = p.communicate(timeout=timeout)
+        out.append((p.args[1:], p.returncode, o, e))
+    return out
+
+
+def all_ok(results):
+    for argv, code, out, err in results:
+        assert code == 0 and "Traceback" not in err, (argv, code, out[-800:], err[-1500:])
+
+
+def event(env, capsys, hands=1):
+    """Event t1 (4 players, round 1 drawn) whose matches are `hands` hands of xuezhan."""
+    rules = env / "xz1.toml"
+    rules.write_text('base = "xuezhan"\nname = "xz-%d"\nhands = %d\n' % (hands, hands))
+    assert call(capsys, "event", "create", _file(env, 4, ruleset='"%s"' % rules, rounds="1",
+                                                 hands_per_match=str(hands)))[0] == 0
+    assert call(capsys, "event", "draw", "--round", "1")[0] == 0
+    return str(rules)
+
+
+def test_every_command_at_once_through_serve(env, run_dir, capsys):
+    peer = live_bench.Peer(env / "flash.img", pace=30, seed=4, key=KEY)
+    owner = start("serve", "--port", peer.path)
+    try:
+        assert owner.stdout.readline().startswith("serve: %s owned" % peer.path)
+        # a second owner is refused: the port has one
+        r = subprocess.run([EXE, "serve", "--port", peer.path], capture_output=True, text=True,
+                           timeout=60)
+        assert r.returncode == 2 and "owned already" in r.stderr, r
+        live, urls = start_live("--table", peer.path, "--referee", "127.0.0.1:0")
+        try:
+            arch = str(env / "archive.sqlite")
+            procs = [start("monitor", "--hands", "1", "--brief", "--port", peer.path),
+                     start("info", "--port", peer.path, "--json"),
+                     start("logs", "pull", "--port", peer.path, "--archive", arch),
+                     start("info", "--port", peer.path),
+                     start("rules", "push", "chengdu", "--port", peer.path, "--wait", "120")]
+            snaps = collect([ws(urls["referee"], "/ws/table/1")],
+                            lambda s: s[0] and s[0][-1].get("over") and s[0][-1]["link"] == "ok",
+                            limit=120)[0]
+            results = finish(procs)
+        finally:
+            stop(live)
+        all_ok(results)
+        assert json.loads(results[1][2])["table_id"] == b"LIVETEST".hex()
+        assert "=== hand over" in results[0][2]  # the monitor followed a whole hand
+        assert "chengdu" in results[4][2]
+        assert snaps[-1]["over"] and snaps[-1]["name"] == "LIVETEST"  # live read it all along
+    finally:
+        owner.terminate()
+        owner.wait(timeout=30)
+        peer.close()
+    assert not os.listdir(run_dir) or all(n.endswith(".lock") for n in os.listdir(run_dir))
+
+
+def test_every_command_at_once_through_live_against_a_playing_virtual_table(env, run_dir,
+                                                                            capsys):
+    rules = event(env, capsys)
+    vt = VirtualTable("--hands", "1", "--pace", "0")  # no match until the event's starts
+    live = None
+    try:
+        live, urls = start_live("--table", vt.port + "=Final", "--referee", "127.0.0.1:0")
+        arch = str(env / "archive.sqlite")
+        procs = [start("monitor", "--hands", "1", "--brief", "--port", vt.port),
+                 start("info", "--port", vt.port),
+                 start("logs", "pull", "--port", vt.port, "--archive", arch),
+                 start("rules", "push", rules, "--port", vt.port, "--wait", "240"),
+                 start("match", "start", "--event", "t1", "--round", "1", "--table", "1",
+                       "--port", vt.port, "--archive", arch)]
+        # the event's match: its hand played by the bots, followed by the live page
+        snaps = collect([ws(urls["referee"], "/ws/table/1")],
+                        lambda s: any(x.get("over") and x["actions"] > 10 for x in s[0]),
+                        limit=400)[0]
+        results = finish(procs, timeout=400)
+        all_ok(results)
+        assert "round 1 table 1 of t1 started" in results[4][2]
+        assert "=== hand over" in results[0][2]
+        assert any(x.get("over") and x["link"] == "ok" for x in snaps)
+        # and afterwards, with live still the owner: the hand is pulled into the event
+        code, out, err = call(capsys, "logs", "pull", "--port", vt.port, "--archive", arch)
+        assert code == 0 and "seal valid" in out, out + err
+        code, out, err = call(capsys, "event", "standings", "--json", "-")
+        assert code == 0, err
+        hands = [p["rounds"]["1"]["hands"] for p in json.loads(out)["standings"]]
+        assert hands == [1, 1, 1, 1]
+    finally:
+        if live is not None:
+            stop(live)
+        assert vt.close() == 0
+
+
+def test_a_signed_request_behind_another_clients_numbers_is_sent_again_above_them(env,
+                                                                                   run_dir):
+    """Two keyed clients of one owner, each numbering its requests from 1: the
+    second one's signed requests come below the first one's numbers and the
+    owner refuses them (E_REPLAY, with the number to go above); the client
+    sends them again, so both succeed."""
+    from mjtable.link import client as L
+    from mjtable.link import owner
+    from mjtable.link import protocol as P
+
+    peer = live_bench.Peer(env / "flash.img", pace=30, seed=6, key=KEY)
+    o = owner.serve(peer.path, 2.0)
+    try:
+        a = L.Link(owner.open_stream(peer.path), key=KEY, timeout=5)
+        b = L.Link(owner.open_stream(peer.path), key=KEY, timeout=5)
+        a.hello()
+        b.hello()
+        assert a.relayed and b.relayed and a.nonce == b.nonce
+        for _ in range(20):
+            a.info()  # a's numbers run ahead
+        t0 = int(time.time())
+        b.request(P.CMD_CLOCK, t0.to_bytes(4, "little"), auth=True)  # sent twice, taken once
+        assert b.seq > a.seq
+        a.request(P.CMD_CLOCK, t0.to_bytes(4, "little"), auth=True)
+        assert a.info()["clock_set"] == "1"
+        a.stream.close()
+        b.stream.close()
+    finally:
+        o.stop()
+        o.join(10)
+        peer.close()
