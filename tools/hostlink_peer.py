@@ -14,6 +14,9 @@
 #     --pace MS        (default 300); --seed N (default 1)
 #     --plant DIR      copy DIR's h<id>.log files (and `next`) onto the flash's log folder
 #                      before the table starts: what a player who edits the flash leaves
+# MATCH start plays a match (its hands: MATCH's own count, else the ruleset's), then
+# stops; INFO says `play=` and `left=` as the table's firmware does (empty play=:
+# no match under way) once a match was started.
 # Prints "hostlink_peer: ready" once listening; runs until killed.
 import select
 import struct
@@ -31,6 +34,7 @@ import botplay  # noqa: E402
 from mjsim import blockdev, ptyport  # noqa: E402
 from sichuan import game as G  # noqa: E402
 from sichuan import handlog, presets  # noqa: E402
+from sichuan import ruleset as R  # noqa: E402
 from sichuan.settle import EV_ACCEPTED  # noqa: E402
 from table import frame as F  # noqa: E402
 from table import hostcmds, store  # noqa: E402
@@ -94,6 +98,8 @@ class Table:
         self.host = None
         self.playing = o["bots"]
         self.match = None
+        self.limit = 0  # hands of the match under way (0: the ruleset's)
+        self.matched = False  # a match was started: INFO tells the host of matches
         self.hand = None  # (game, action iterator, writer, log, t)
         self.next_at = 0
         self.tags = 0
@@ -112,14 +118,25 @@ class Table:
         return self.hand[3].log_id if self.hand is not None else -1
 
     def on_match(self, op, args):
+        if self.hand is not None:
+            raise F.LinkError(F.E_BUSY)
+        self.matched = True
         if op == hostcmds.MATCH_START:
-            if self.hand is not None:
-                raise F.LinkError(F.E_BUSY)
             self.match = G.Match(self.host.rules, 0)
+            self.limit = struct.unpack_from("<H", args)[0] if len(args) >= 2 else 0
             self.playing = True
         else:
             self.playing = False
             self.match = None
+
+    def status(self):
+        """INFO's match lines, once a match was started (the firmware's form)."""
+        if not self.matched:
+            return ""
+        if self.match is None:
+            return "play="
+        n = self.limit or self.host.rules[R.P_HANDS]
+        return "play=%s\nleft=%d" % (self.host.rules.name, max(0, n - self.match.hand_no))
 
     def start_hand(self, t):
         rs = self.host.rules
@@ -170,7 +187,7 @@ class Table:
         self.hand = None
         if self.match is not None and g.phase == G.PH_END:
             self.match.finish(g)
-            if self.match.over():
+            if self.match.over() or self.limit and self.match.hand_no >= self.limit:
                 self.playing = False
                 self.match = None
 
@@ -217,7 +234,7 @@ def main():
     table = Table(o, logs)
     host = hostcmds.install(link, logs, root=MOUNT, busy=table.busy,
                             current_log=table.current, on_match=table.on_match,
-                            last_tag=table.last_tag,
+                            last_tag=table.last_tag, status=table.status,
                             table_id=o["id"])
     table.host = host
     for _ in range(o["hands"]):

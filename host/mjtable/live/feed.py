@@ -253,6 +253,7 @@ class Feed(threading.Thread):
         for r in overlap.take(rec):
             if r[0] == logfmt.T_HEAD:
                 self._know_rules(link, [r])
+                self.sink.status(link.info())  # the match this hand is of, before it
                 self.log_id += 1
                 self.sink.hand(self.log_id, [r])
             else:

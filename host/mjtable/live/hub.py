@@ -24,6 +24,7 @@ from collections import deque
 
 from mjtable.live.model import T_END, HandModel, Mismatch, hide_hands
 
+UNSEEN = "?"  # no INFO seen yet
 CLIENT_QUEUE = 256  # snapshots a slow browser may fall behind before it is dropped
 
 
@@ -93,7 +94,8 @@ def summary(snap: dict) -> dict:
     leads = [] if len(set(totals)) < 2 else [i for i, v in enumerate(totals) if v == top]
     alerts = [{"seat": s["seat"], "name": a["name"]} for s in seats for a in s["alerts"]]
     return {"table": snap["table"], "name": snap["name"], "id": snap["id"],
-            "link": snap["link"], "hand": snap["hand"], "rules": snap.get("rules", ""),
+            "link": snap["link"], "detail": snap.get("detail", ""), "hand": snap["hand"],
+            "match_hand": snap.get("match_hand", 0), "rules": snap.get("rules", ""),
             "phase": snap.get("phase", ""), "wall": snap.get("wall", 0),
             "turn": snap.get("turn", -1), "totals": totals, "leads": leads,
             "names": [s["name"] for s in seats], "alerts": alerts,
@@ -121,6 +123,7 @@ class Table:
         self.points: dict = {}  # log id -> each seat's points, of the match's finished hands
         self.over = False  # the table ended the match: the final order is shown
         self.ending = ""  # why the match ends at the next hand ("" while it goes on)
+        self.play = UNSEEN  # INFO `play` last seen (None: the table has no such line)
         self.left = None  # INFO `left` last seen: hands left in the match
         self.previous: list = []  # the matches before: {"note", "hands", "totals"}
         self.model = HandModel(hub.rules, 0)
@@ -172,17 +175,23 @@ class Table:
         return True
 
     def _status(self, info):
-        """INFO's match lines: `play=` empty when no match is under way (the
-        firmware's; a table without them says nothing of matches)."""
+        """INFO's match lines (asked at every hand's head, and every second):
+        `play=` empty when no match is under way, `left` the hands left in it
+        (a table without them says nothing of matches). A match under way
+        after none was, or with more hands left than before, is a new one: it
+        begins at the next hand."""
         play, left = info.get("play"), info.get("left")
         left = int(left) if left and left.isdigit() else None
+        seen = bool(self.points) or self.model.game is not None
         changed = False
-        if play == "" and not self.over and (self.points or self.model.game is not None):
+        if play == "" and not self.over and seen:
             self.over = True  # the final order stands until the next match's first hand
             self.ending = "match over"
             changed = True
-        elif play and self.left is not None and left is not None and left > self.left:
-            self.ending = self.ending or "match over"  # a new match, its end not seen
+        elif play and seen and not self.ending and (
+                self.play in ("", None) or None not in (left, self.left) and left > self.left):
+            self.ending = "match over" if self.play == "" else "ended before this match"
+        self.play = play
         self.left = left
         return changed
 

@@ -14,19 +14,27 @@ Snapshot (faces are 0..26: suit f // 9 = 万 筒 条, rank f % 9 + 1):
                 "discards": [{"face": 3, "claimed": true}], "void": 0..2 | -1,
                 "delta": -4, "total": -12, "won": false, "left": false,
                 "prompt": ["hu", "peng"], "alerts": [{"code": 1, ...}],
-                "wins": [{"fan": 3, "flags": ["自摸"], "from": -1, "face": 5,
-                          "patterns": [{"id": "qingyise", "name": "清一色", "fan": 2}]}]}],
+                "wins": [{"fan": 3, "shown": 3, "flags": ["自摸"], "from": -1, "face": 5,
+                          "patterns": [{"id": "qingyise", "name": "清一色", "fan": 2}]}],
+                "waits": [{"face": 4, "left": 2, "fan": 1, "patterns": ["平胡"]}] | null}],
      "claim": {"face": 12, "from": 2, "rob": false, "may": {"1": ["peng"]}} | null,
      "pays": [{"key": "h7.12.0", "payer": 1, "payee": 0, "amount": 2,
                "why": "gang_an", "why_zh": "暗杠 下雨"}],
      "wins": [{"seat": 0, "fan": 3, "flags": ["自摸"], "from": -1, "face": 5}],
      "checks": [{"seat": 2, "status": "ready", "status_zh": "听牌", "fan": 2}],
-     "last": {"kind": "discard", "seat": 1, "face": 13 | -1}, "error": ""}
+     "last": {"kind": "discard", "seat": 1, "face": 13 | -1},
+     "ticker": [["discard", 1, 13, -1], ["peng", 2, 13, 1], ...], "error": ""}
 "hand" is null when the view hides concealed tiles (spectators); "count"
 stays. "pays" and "wins" are those of the last action, each payment with a key
 unique in the hand so a page animates it once; a seat's "wins" are every win
-it has made this hand (血流成河: more than one); "checks" is the 流局 verdict
-(查花猪/查大叫) of each seat checked, once the wall is empty.
+it has made this hand (血流成河: more than one), each with its fan as the
+engine counts them (doublings: 0 is 平胡), as the ruleset shows them
+("shown"), its flags and its patterns; "checks" is the 流局 verdict
+(查花猪/查大叫) of each seat checked, once the wall is empty. A seat's
+"waits" are its 下叫 (waits.py: each face, the copies still in the wall, the
+fan shown a win on it by discard would score), null when it is not ready.
+"ticker" is every action of the hand so far but the passes: [kind, seat,
+face or -1, the seat whose tile was claimed or -1].
 """
 
 from __future__ import annotations
@@ -38,6 +46,7 @@ from sichuan import handlog, meld
 from sichuan.claims import C_FEI, C_GANG, C_HU, C_PENG, ST_LEFT, ST_WON
 from sichuan.settle import EV_ACCEPTED, EV_CHECK, EV_PAY, EV_WIN
 
+from mjtable.live import waits
 from mjtable.logs import hands
 from mjtable.logs.logfmt import T_ACT, T_ALERT, T_END, T_HEAD, T_SEAL
 from mjtable.referee import winfmt
@@ -47,6 +56,9 @@ ALERT_NAMES = ("none", "void-suit discard", "out of turn", "unknown tag", "tile 
                "fifth copy", "wrong tile count", "claim refused", "flash full", "reader fault")
 KEY_ALERTS = (2, 7)  # raised by a key press: they clear by themselves after 3 s
 CLAIMS = ((C_HU, "hu"), (C_PENG, "peng"), (C_GANG, "gang"), (C_FEI, "fei"))
+
+
+HIDDEN_FACES = ("draw", "deal", "exchange")  # actions whose tile a spectator does not see
 
 
 class Mismatch(Exception):
@@ -76,6 +88,7 @@ class HandModel:
         # what the table did since (issue 43)
         self.seat_wins: list = []  # per seat, every win this hand
         self.checks: list = []
+        self.ticker: list = []  # every action but the passes: [kind, seat, face, from]
         self.last = None  # the last action: {"kind", "seat", "face" (-1: none shown)}
         self.error = ""
         self.broken = False
@@ -132,17 +145,21 @@ class HandModel:
             raise Mismatch(str(e)) from None
         self.pays = []
         self.wins = []
+        g = self.game
         for r in recs:
             if r[0] != handlog.REC_ACTION:
                 continue
-            evs = self.game.apply(r[1])
+            told = self._told(r[1])
+            evs = g.apply(r[1])
             if evs[0][0] != EV_ACCEPTED:
                 raise Mismatch("action %s refused by the replay" % hands.fmt_action(r[1]))
             self.actions += 1
             kind, seat, arg, _t = r[1]
             face = arg if isinstance(arg, int) and 0 <= arg < 27 else -1
-            self.last = {"kind": names.ACTION_NAMES[kind] if kind < len(names.ACTION_NAMES)
-                         else str(kind), "seat": seat, "face": face}
+            name = names.ACTION_NAMES[kind] if kind < len(names.ACTION_NAMES) else str(kind)
+            self.last = {"kind": name, "seat": seat, "face": face}
+            if kind != G.PASS:
+                self.ticker = self.ticker + [[name, seat] + told]
             for i, e in enumerate(evs):
                 if e[0] == EV_PAY:
                     why = names.PAY_NAMES[e[4]] if e[4] < len(names.PAY_NAMES) else str(e[4])
@@ -151,14 +168,31 @@ class HandModel:
                                       "payer": e[1], "payee": e[2], "amount": e[3],
                                       "why": why, "why_zh": zh})
                 elif e[0] == EV_WIN:
-                    w = {"fan": e[2], "flags": names.flags_of(e[3], zh=True), "from": e[4],
-                         "face": e[5], "patterns": self._patterns(e)}
+                    w = self._win(e)
                     self.wins.append(dict(w, seat=e[1]))
                     self.seat_wins[e[1]] = self.seat_wins[e[1]] + [w]
                 elif e[0] == EV_CHECK:
                     self.checks = self.checks + [{
                         "seat": e[1], "status": names.CHECK_NAMES[e[2]],
                         "status_zh": names.CHECK_ZH[e[2]], "fan": e[3]}]
+
+    def _told(self, a) -> list:
+        """[face, from] the ticker tells of action a, from the game before it:
+        a claim's tile and whose it was, a 自摸's tile, else the action's face."""
+        g = self.game
+        kind, _seat, arg = a[0], a[1], a[2]
+        if kind in (G.PENG, G.ZHIGANG, G.HU, G.FEI) and G.claim_open(g.phase) and g.pend >= 0:
+            return [g.pend, g.pseat]
+        if kind == G.HU:
+            return [g.drawn, -1]
+        return [arg if isinstance(arg, int) and 0 <= arg < 27 else -1, -1]
+
+    def _win(self, e) -> dict:
+        """A win (EV_WIN) as the seat keeps it: its fan as counted and as
+        shown, how it was made, and the patterns it counts."""
+        return {"fan": e[2], "shown": winfmt.shown(self.rs, e[2]),
+                "flags": names.flags_of(e[3], zh=True), "from": e[4], "face": e[5],
+                "patterns": self._patterns(e)}
 
     def _patterns(self, e) -> list:
         """[{"id", "name", "fan"}] of the patterns a win counts (the ruleset's own
@@ -173,7 +207,7 @@ class HandModel:
         g = self.game
         if g is None:
             return {"rules": "", "phase": "none", "np": 0, "seats": [], "claim": None,
-                    "pays": [], "wins": [], "checks": [], "records": self.records,
+                    "pays": [], "wins": [], "checks": [], "ticker": [], "records": self.records,
                     "actions": 0,
                     "over": self.over,
                     "last": None, "error": self.error, "wall": 0, "turn": -1, "dealer": -1}
@@ -181,7 +215,7 @@ class HandModel:
         return {"rules": self.rs.name, "phase": names.PHASE_NAMES[g.phase], "turn": g.turn,
                 "dealer": g.dealer, "wall": g.wall, "np": g.np, "seats": seats,
                 "claim": self._claim(), "pays": self.pays, "wins": self.wins,
-                "checks": self.checks,
+                "checks": self.checks, "ticker": self.ticker,
                 "records": self.records, "actions": self.actions, "over": self.over,
                 "last": self.last,
                 "error": self.error}
@@ -209,7 +243,7 @@ class HandModel:
                 "total": self.before[s] + g.delta[s], "won": bool(g.status[s] & ST_WON),
                 "left": bool(g.status[s] & ST_LEFT),
                 "prompt": [n for bit, n in CLAIMS if mask & bit], "alerts": alerts,
-                "wins": list(self.seat_wins[s])}  # a copy: replay_steps keeps each step
+                "wins": self.seat_wins[s], "waits": waits.seat_waits(g, s)}
 
     def _claim(self):
         g = self.game
@@ -232,10 +266,12 @@ def hide_hands(snap: dict) -> dict:
         return snap
     out = dict(snap)
     last = snap.get("last")
-    if last and last["kind"] in ("draw", "deal", "exchange"):
+    if last and last["kind"] in HIDDEN_FACES:
         out["last"] = dict(last, face=-1)  # a drawn tile is not shown either
     if snap.get("claim"):  # who may claim what would tell what they hold
         out["claim"] = dict(snap["claim"], may={})
+    out["ticker"] = [[k, s, -1 if k in HIDDEN_FACES else f, frm]
+                     for k, s, f, frm in snap.get("ticker", ())]
     out["seats"] = []
     for seat in snap.get("seats", []):
         if seat["won"]:
@@ -244,6 +280,7 @@ def hide_hands(snap: dict) -> dict:
         seat = dict(seat)
         seat["hand"] = None
         seat["prompt"] = []
+        seat["waits"] = None  # they would tell the hand
         seat["drawn"] = -1 if seat["drawn"] < 0 else -2  # a tile drawn, face down
         out["seats"].append(seat)
     return out

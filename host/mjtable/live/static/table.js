@@ -1,9 +1,13 @@
 // Draws one table from a snapshot (model.py's format) into a container: the
 // four seats around the felt (seat 0 below, 1 right, 2 across, 3 left: play
-// runs counter-clockwise), each with its hand, melds, discards in order,
-// 定缺 suit, points and alerts; in the middle the wall, whose turn, the claim
-// window and the last action. Payments fly from payer to payee once each.
-// The same drawing serves the live pages and the replays.
+// runs counter-clockwise; opts.seat puts another seat below, a player's own
+// view), each with its player, hand, melds, discards in order, 定缺 suit,
+// points, alerts, its wins (tile, fan, patterns, 自摸 or whose discard) and
+// its waits when ready (each tile, the copies left in the wall, the fan a win
+// would score); in the middle the wall, whose turn, the claim window, the
+// last action, a 流局 and the match's end; below, the hand's actions so far.
+// Payments fly from payer to payee once each, never over the points. The
+// same drawing serves the live pages and the replays.
 "use strict";
 
 const SUIT_BADGE = ["万", "筒", "条"];
@@ -38,7 +42,30 @@ function meldHTML(m) {
   return `<span class="meld" data-kind="${m.kind}" data-face="${m.face}" title="${KIND_ZH[m.kind]}">${tiles}</span>`;
 }
 
-function seatHTML(s, snap) {
+// The place of seat s on the felt when seat `me` is at the bottom.
+function placeOf(s, me) { return PLACES[((s - me) % 4 + 4) % 4]; }
+
+// A win as the seat keeps it: 胡 [tile] 3番 清一色 根 · 自摸 | 点炮 South
+function winHTML(w, names) {
+  const how = w.from >= 0 ? `点炮 ${esc(names[w.from] || "")}` : "自摸";
+  const flags = w.flags.filter(f => f !== "自摸");
+  const what = (w.patterns || []).map(p => p.name).concat(flags).join(" ");
+  const fan = w.shown === undefined ? fanText(w.fan) : w.shown > 0 ? `${w.shown}番` : "";
+  return `<span class="wonb" data-face="${w.face}" data-from="${w.from}">胡 ` +
+    `${tileSVG(w.face, {width: 22})} ${esc([what, fan].filter(x => x).join(" "))} · ${how}</span>`;
+}
+
+// A ready seat's 下叫: each wait, the copies still in the wall, the fan a win scores.
+function waitsHTML(ws) {
+  if (!ws || !ws.length) return "";
+  return `<div class="waits"><span class="wlabel">听</span>` + ws.map(w =>
+    `<span class="wait" data-face="${w.face}" data-left="${w.left}" data-fan="${w.fan}"` +
+    ` title="${esc((w.patterns || []).join(" "))}">${tileSVG(w.face, {width: 24})}` +
+    `<small>剩${w.left}${w.fan !== null && w.fan !== undefined ? " · " + w.fan + "番" : ""}</small>` +
+    `</span>`).join("") + `</div>`;
+}
+
+function seatHTML(s, snap, me) {
   const turn = snap.turn === s.seat && !snap.over;
   let hand;
   if (s.hand === null) {
@@ -53,21 +80,22 @@ function seatHTML(s, snap) {
   const disc = s.discards.map(d => tileSVG(d.face, {width: 28, cls: d.claimed ? "claimed" : ""})).join("");
   const voidb = s.void >= 0 ? `<span class="void suit${s.void}" title="定缺">缺${SUIT_BADGE[s.void]}</span>` : "";
   const dealer = snap.dealer === s.seat ? `<span class="dealer" title="庄家">庄</span>` : "";
+  const names = snap.seats.map(x => x.name);
   const won = s.won && !(s.wins || []).length ? `<span class="wonb">胡</span>` : "";
-  const wins = (s.wins || []).map(w => `<span class="wonb" title="${esc(w.flags.join(" "))}` +
-    `${w.from >= 0 ? " from " + esc(snap.seats[w.from].name) : ""}">胡 ` +
-    `${tileSVG(w.face, {width: 22})} ${fanText(w.fan)} ${patText(w)}</span>`).join("");
+  const wins = (s.wins || []).map(w => winHTML(w, names)).join("");
+  const player = s.player ? `<span class="player">${esc(s.player)}</span>` : "";
   const prompt = s.prompt.length ?
     `<span class="prompt">${s.prompt.map(p => CLAIM_ZH[p] || p).join(" ")}?</span>` : "";
   const alerts = s.alerts.map(a => `<div class="alert${a.by_key ? " bykey" : ""}" data-key="${a.key}">` +
     `⚠ ${esc(a.name)}${a.code === 7 ? ": " + esc(a.reason) : ""}</div>`).join("");
-  return `<section class="seat ${PLACES[s.seat] || ""}${turn ? " turn" : ""}${s.won ? " won" : ""}"` +
+  return `<section class="seat ${placeOf(s.seat, me)}${turn ? " turn" : ""}${s.won ? " won" : ""}"` +
     ` data-seat="${s.seat}">` +
-    `<header><span class="sname">${esc(s.name)}</span>${dealer}${voidb}${won}${wins}${prompt}` +
-    `<span class="points"><b class="total">${signed(s.total)}</b>` +
+    `<header><span class="sname">${esc(s.name)}</span>${player}${dealer}${voidb}${won}${prompt}` +
+    `<span class="payslot"></span><span class="points"><b class="total">${signed(s.total)}</b>` +
     `<small class="delta">${signed(s.delta)} this hand</small></span></header>` +
+    `${wins ? `<div class="wins">${wins}</div>` : ""}` +
     `${alerts}<div class="rack"><span class="hand">${hand}</span>${drawn}` +
-    `<span class="melds">${melds}</span></div>` +
+    `<span class="melds">${melds}</span></div>${waitsHTML(s.waits)}` +
     `<div class="discards">${disc}</div></section>`;
 }
 
@@ -103,6 +131,25 @@ function checksHTML(checks, names) {
     `${c.status === "ready" ? " " + fanText(c.fan) : ""}`).join(" · ") + `</div>`;
 }
 
+// The match's end: the final order, first to last.
+function matchHTML(match, names, players) {
+  if (!match || !match.over) return "";
+  return `<div class="matchover"><b>Match over</b><ol>` + match.order.map(o =>
+    `<li data-seat="${o.seat}">${esc(names[o.seat] || "")}${players[o.seat] ? " " +
+      esc(players[o.seat]) : ""} <b>${signed(o.total)}</b></li>`).join("") + `</ol></div>`;
+}
+
+const TICK_ZH = Object.assign({}, ACTION_ZH, {discard: "打"});
+
+// The hand's actions so far, newest last: "East 打 5万 · South 碰 5万 (East) ..."
+function tickerHTML(ticker, names) {
+  if (!ticker || !ticker.length) return `<div class="ticker"></div>`;
+  return `<div class="ticker"><ol>` + ticker.map(([k, s, f, frm]) =>
+    `<li>${esc(names[s] || "")} ${TICK_ZH[k] || esc(k)}${f >= 0 && k !== "dingque" ? " " +
+      faceName(f) : ""}${k === "dingque" && f >= 0 && f < 3 ? " " + SUIT_BADGE[f] : ""}` +
+    `${frm >= 0 ? " (" + esc(names[frm] || "") + ")" : ""}</li>`).join("") + `</ol></div>`;
+}
+
 function centreHTML(snap) {
   const seats = snap.seats || [];
   const names = seats.map(s => s.name);
@@ -118,11 +165,16 @@ function centreHTML(snap) {
     `${tileSVG(w.face, {width: 28})} ${fanText(w.fan)} ${patText(w)} ${w.flags.join(" ")}` +
     `${w.from >= 0 ? " from " + esc(names[w.from]) : ""}</div>`).join("");
   const turn = snap.turn >= 0 && !snap.over ? esc(names[snap.turn] || "") : "—";
+  // the wall ran out: 流局 (查花猪/查大叫 below); else the hand ended by its wins
+  const over = !snap.over ? "" : snap.wall === 0 ?
+    '<div class="over liuju">流局 <small>the wall is empty</small></div>' :
+    '<div class="over">Hand over</div>';
+  const players = seats.map(s => s.player || "");
   return `<div class="centre"><div class="wall"><b>${snap.wall}</b> tiles in the wall</div>` +
     `<div class="phase">${PHASE_ZH[snap.phase] || esc(snap.phase)} · turn: <b class="turnname">${turn}</b></div>` +
     `${claim}${wins}<div class="last">${lastHTML(snap.last, names)}</div>` +
-    `${paysHTML(snap.pays || [], names)}${checksHTML(snap.checks, names)}` +
-    `${snap.over ? '<div class="over">Hand over</div>' : ""}` +
+    `${paysHTML(snap.pays || [], names)}${over}${checksHTML(snap.checks, names)}` +
+    `${matchHTML(snap.match, names, players)}` +
     `${snap.error ? `<div class="error">${esc(snap.error)}</div>` : ""}</div>`;
 }
 
@@ -143,7 +195,10 @@ function drawTable(el, snap, opts = {}) {
     `${snap.detail ? ": " + esc(snap.detail) : ""}</div>`) + previousHTML(snap);
   // Only the parts that changed are drawn again (an action changes one or two
   // seats and the centre): parsing ~150 SVG tiles per update is the page's cost.
-  const parts = [banner].concat((snap.seats || []).map(s => seatHTML(s, snap)), [centreHTML(snap)]);
+  const me = opts.seat !== undefined && opts.seat !== null ? opts.seat : 0;
+  const names = (snap.seats || []).map(s => s.name);
+  const parts = [banner].concat((snap.seats || []).map(s => seatHTML(s, snap, me)),
+    [centreHTML(snap), tickerHTML(snap.ticker, names)]);
   const old = el._parts;
   if (!old || old.length !== parts.length) {
     el.innerHTML = `<div class="banner">${parts[0]}</div><div class="felt">` +
@@ -164,25 +219,67 @@ function drawTable(el, snap, opts = {}) {
   if (opts.animate !== false) animatePays(el, snap.pays || []);
 }
 
+const CHIP = 34;  // px: a chip's size (live.css .chip)
+
+function overlaps(r, boxes) {
+  return boxes.some(b => r.left < b.right && r.right > b.left && r.top < b.bottom && r.bottom > b.top);
+}
+
+// Does a chip moving in a straight line from a to b (its top-left corners)
+// ever cover one of the boxes? Checked every few px of the way.
+function crosses(a, b, boxes) {
+  const n = Math.max(2, Math.ceil(Math.hypot(b.x - a.x, b.y - a.y) / 8));
+  for (let i = 0; i <= n; i++) {
+    const x = a.x + (b.x - a.x) * i / n, y = a.y + (b.y - a.y) * i / n;
+    if (overlaps({left: x, top: y, right: x + CHIP, bottom: y + CHIP}, boxes)) return true;
+  }
+  return false;
+}
+
+// A payment flies from the payer's slot (beside its points) to the payee's:
+// straight, or through the middle of the felt, or across at the middle's
+// height, whichever first covers no seat's points on the way; one that would
+// cover them every way is not flown (the points change anyway). Every
+// position is in the page's coordinates.
+function chipPath(el, p) {
+  const slot = s => el.querySelector(`.seat[data-seat="${s}"] .payslot`);
+  const from = slot(p.payer), to = slot(p.payee);
+  if (!from || !to) return null;
+  const sx = window.scrollX, sy = window.scrollY;
+  const at = r => ({x: r.left + r.width / 2 - CHIP / 2 + sx, y: r.top + r.height / 2 - CHIP / 2 + sy});
+  const boxes = Array.from(el.querySelectorAll(".points")).map(t => {
+    const r = t.getBoundingClientRect();
+    return {left: r.left + sx, right: r.right + sx, top: r.top + sy, bottom: r.bottom + sy};
+  });
+  const a = at(from.getBoundingClientRect()), b = at(to.getBoundingClientRect());
+  const ways = [[a, b]];
+  const mid = el.querySelector(".centre");
+  if (mid) {
+    const m = at(mid.getBoundingClientRect());
+    ways.push([a, m, b], [a, {x: a.x, y: m.y}, {x: b.x, y: m.y}, b]);
+  }
+  return ways.find(w => w.slice(1).every((pt, i) => !crosses(w[i], pt, boxes))) || null;
+}
+
 function animatePays(el, pays) {
   pays.forEach((p, i) => {
     if (animated.has(p.key)) return;
     animated.add(p.key);
-    const from = el.querySelector(`.seat[data-seat="${p.payer}"] .points`);
-    const to = el.querySelector(`.seat[data-seat="${p.payee}"] .points`);
-    if (!from || !to) return;
-    const a = from.getBoundingClientRect(), b = to.getBoundingClientRect();
+    const path = chipPath(el, p);
+    if (!path) return;
     const chip = document.createElement("div");
     chip.className = "chip";
     chip.textContent = `${p.amount}`;
     chip.title = p.why;
-    chip.style.left = `${a.left + a.width / 2 + window.scrollX}px`;
-    chip.style.top = `${a.top + window.scrollY}px`;
+    chip.style.left = `${path[0].x}px`;
+    chip.style.top = `${path[0].y}px`;
     document.body.appendChild(chip);
-    setTimeout(() => {
-      chip.style.transform = `translate(${b.left - a.left}px, ${b.top - a.top}px) scale(1.3)`;
-      chip.style.opacity = "0.2";
-    }, 30 + 150 * i);
+    const leg = 1100 / (path.length - 1);
+    path.slice(1).forEach((pt, k) => setTimeout(() => {
+      chip.style.transitionDuration = `${leg}ms`;
+      chip.style.transform = `translate(${pt.x - path[0].x}px, ${pt.y - path[0].y}px)`;
+      if (k === path.length - 2) chip.style.opacity = "0.2";
+    }, 30 + 150 * i + leg * k));
     setTimeout(() => chip.remove(), 1400 + 150 * i);
   });
 }
