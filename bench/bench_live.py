@@ -22,7 +22,8 @@ the browsers start. Cases:
 Each case's figures are over every page's updates; "measured" keeps the
 driven page's alone (the only one measured before session 22).
 Target: every update drawn within 200 ms (reported, never fails the build).
---shots DIR also saves the table and event pages as PNG (docs/ for the README).
+--shots DIR also saves the table page (desktop and a phone) and the event page
+as PNG (docs/ for the README).
 """
 
 from __future__ import annotations
@@ -291,10 +292,21 @@ def _cpu(delivered, browsers_s, server_s, wall_s, table_updates):
             "cores": os.cpu_count()}
 
 
+def _shot_when(pg, ready, path, limit=120):
+    """A screenshot of pg once the JS expression `ready` holds (or after `limit` s)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if pg.evaluate(ready):
+            break
+        time.sleep(0.02)
+    pg.screenshot(path=path)
+
+
 def shots(browser, tmp, out, tables=8):
-    """The table page mid-hand (melds on the table and a claim window open) and
-    the event page, each alone in the browser (a page in the background draws
-    no frames, and its payment animations stall)."""
+    """The table page mid-hand (melds on the table, a seat's waits and a claim
+    window open), the same on a phone from seat 2's chair, and the event page,
+    each alone in the browser (a page in the background draws no frames, and
+    its payment animations stall)."""
     os.makedirs(out, exist_ok=True)
     peers = [Peer(os.path.join(tmp, "shot%d.img" % i), pace=150, seed=i + 11,
                   table_id="LIVE%04d" % (i + 1)) for i in range(tables)]
@@ -306,14 +318,19 @@ def shots(browser, tmp, out, tables=8):
         live, urls = start_live(*args)
         pg = browser.new_page(viewport={"width": 1600, "height": 1000})
         pg.goto(urls["public"] + "/table/1")
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            if pg.evaluate("document.querySelectorAll('.meld').length >= 2 && "
-                           "document.querySelector('.claimwin') !== null && "
-                           "document.querySelectorAll('.chip').length == 0"):
-                break
-            time.sleep(0.02)
-        pg.screenshot(path=os.path.join(out, "live-table.png"))
+        _shot_when(pg, "document.querySelectorAll('.meld').length >= 2 && "
+                       "document.querySelector('.claimwin') !== null && "
+                       "document.querySelector('.wait') !== null && "
+                       "document.querySelectorAll('.chip').length == 0",
+                   os.path.join(out, "live-table.png"))
+        pg.close()
+        pg = browser.new_page(viewport={"width": 390, "height": 844})
+        pg.goto(urls["public"] + "/table/1?seat=2")
+        _shot_when(pg, "document.querySelectorAll('.meld').length >= 2 && "
+                       "document.querySelector('.wait') !== null && "
+                       "document.querySelector('.wonb') !== null && "
+                       "document.querySelectorAll('.chip').length == 0",
+                   os.path.join(out, "live-phone.png"))
         pg.close()
         pg = browser.new_page(viewport={"width": 1600, "height": 1000})
         pg.goto(urls["public"] + "/")

@@ -241,7 +241,7 @@ class EmuBoard:
 
     def mjtable(self, *args, timeout=600, check=True, port_flag=True):
         """`mjtable ARGS --port PTY`, the key in this board's key file (workdir/key)."""
-        cmd, env = self._mjtable_cmd(args, port_flag)
+        cmd, env = self.mjtable_cmd(args, port_flag)
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
         if check and r.returncode:
             raise RuntimeError("%s: exit %d\n%s%s" % (" ".join(args), r.returncode, r.stdout,
@@ -253,7 +253,7 @@ class EmuBoard:
         `monitor`) for at most `seconds` of wall time, or until until(lines)
         is true of its output so far; then stop it with Ctrl-C. Its output
         lines (stdout and stderr)."""
-        cmd, env = self._mjtable_cmd(args, True)
+        cmd, env = self.mjtable_cmd(args, True)
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
         fd = p.stdout.fileno()
         out = b""
@@ -278,7 +278,8 @@ class EmuBoard:
             p.stdout.close()
         return out.decode(errors="replace").splitlines()
 
-    def _mjtable_cmd(self, args, port_flag):
+    def mjtable_cmd(self, args, port_flag=True):
+        """(argv, env) of `mjtable ARGS --port PTY` with this board's key file."""
         exe = os.path.join(os.path.dirname(sys.executable), "mjtable")
         cmd = [exe, *args] + (["--port", self.port] if port_flag else [])
         env = dict(os.environ, MJTABLE_KEYFILE=self.key_file)
