@@ -189,37 +189,44 @@ class Plain:
         self.proc.wait()
 
 
-def ws_latency(urls, seconds):
-    """ms from the host reading the event frame to a WebSocket client (aiohttp,
-    in this process) receiving the snapshot: the server's part, without a
-    browser's layout."""
+def ws_collect(urls, until, limit):
+    """What WebSocket clients (aiohttp, in this process) get from each url:
+    per url, [(time received, the message JSON-decoded)], until until(streams)
+    holds (asked every 0.2 s) or `limit` s have passed."""
     import asyncio
 
     import aiohttp
 
     async def client(session, url, out):
-        async with session.ws_connect(url) as ws:
-            first = True
+        async with session.ws_connect(url, max_msg_size=0) as ws:
             async for m in ws:
-                d = json.loads(m.data)
-                if not first:
-                    out.append(max(0, int((time.time() - d["t"]) * 1000)))
-                first = False
+                out.append((time.time(), json.loads(m.data)))
 
     async def main():
-        out: list = []
+        streams = [[] for _ in urls]
         async with aiohttp.ClientSession() as session:
-            tasks = [asyncio.ensure_future(client(session, u, out)) for u in urls]
-            await asyncio.sleep(seconds)
+            tasks = [asyncio.ensure_future(client(session, u, out))
+                     for u, out in zip(urls, streams, strict=True)]
+            deadline = time.monotonic() + limit
+            while time.monotonic() < deadline and not until(streams):
+                await asyncio.sleep(0.2)
             for t in tasks:
                 t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-        return out
+        return streams
 
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(1) as ex:  # Playwright's sync API holds this thread's loop
         return ex.submit(lambda: asyncio.run(main())).result()
+
+
+def ws_latency(urls, seconds):
+    """ms from the host reading the event frame to a WebSocket client
+    receiving the snapshot: the server's part, without a browser's layout (a
+    client's first message, the state as it stood, is no update)."""
+    streams = ws_collect(urls, lambda streams: False, seconds)
+    return [max(0, int((at - d["t"]) * 1000)) for got in streams for at, d in got[1:]]
 
 
 def case(browser, tables, plain_urls, seconds, pace, tmp, event_page=False):
@@ -292,14 +299,18 @@ def _cpu(delivered, browsers_s, server_s, wall_s, table_updates):
             "cores": os.cpu_count()}
 
 
-def _shot_when(pg, ready, path, limit=120):
-    """A screenshot of pg once the JS expression `ready` holds (or after `limit` s)."""
+def _shot(browser, url, size, ready, path, limit=120):
+    """A screenshot of url in a page of `size` (w, h) once the JS expression
+    `ready` holds there (or after `limit` s)."""
+    pg = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    pg.goto(url)
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         if pg.evaluate(ready):
             break
         time.sleep(0.02)
     pg.screenshot(path=path)
+    pg.close()
 
 
 def shots(browser, tmp, out, tables=8):
@@ -316,22 +327,15 @@ def shots(browser, tmp, out, tables=8):
         for i, p in enumerate(peers):
             args += ["--table", "%s=Table %d" % (p.path, i + 1)]
         live, urls = start_live(*args)
-        pg = browser.new_page(viewport={"width": 1600, "height": 1000})
-        pg.goto(urls["public"] + "/table/1")
-        _shot_when(pg, "document.querySelectorAll('.meld').length >= 2 && "
-                       "document.querySelector('.claimwin') !== null && "
-                       "document.querySelector('.wait') !== null && "
-                       "document.querySelectorAll('.chip').length == 0",
-                   os.path.join(out, "live-table.png"))
-        pg.close()
-        pg = browser.new_page(viewport={"width": 390, "height": 844})
-        pg.goto(urls["public"] + "/table/1?seat=2")
-        _shot_when(pg, "document.querySelectorAll('.meld').length >= 2 && "
-                       "document.querySelector('.wait') !== null && "
-                       "document.querySelector('.wonb') !== null && "
-                       "document.querySelectorAll('.chip').length == 0",
-                   os.path.join(out, "live-phone.png"))
-        pg.close()
+        busy = "document.querySelectorAll('.meld').length >= 2 && " \
+               "document.querySelector('.wait') !== null && " \
+               "document.querySelectorAll('.chip').length == 0 && "
+        _shot(browser, urls["public"] + "/table/1", (1600, 1000),
+              busy + "document.querySelector('.claimwin') !== null",
+              os.path.join(out, "live-table.png"))
+        _shot(browser, urls["public"] + "/table/1?seat=2", (390, 844),
+              busy + "document.querySelector('.wonb') !== null",
+              os.path.join(out, "live-phone.png"))
         pg = browser.new_page(viewport={"width": 1600, "height": 1000})
         pg.goto(urls["public"] + "/")
         pg.wait_for_function("document.querySelectorAll('.card').length == %d" % tables)

@@ -7,10 +7,7 @@ Chromium. No timing is asserted."""
 
 from __future__ import annotations
 
-import asyncio
-import json
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import bench_live as live_bench
 from bench_live import start_live, stop
@@ -22,29 +19,10 @@ KEY = bytes(range(7, 39))
 def collect(urls, until, limit=90.0):
     """The messages of each WebSocket url (JSON-decoded), in order, until
     until(streams) holds (checked every 0.2 s) or `limit` s."""
+    def msgs(streams):
+        return [[d for _, d in got] for got in streams]
 
-    async def client(session, url, out):
-        async with session.ws_connect(url, max_msg_size=0) as ws:
-            async for m in ws:
-                out.append(json.loads(m.data))
-
-    async def main():
-        import aiohttp
-
-        streams = [[] for _ in urls]
-        async with aiohttp.ClientSession() as session:
-            tasks = [asyncio.ensure_future(client(session, u, out))
-                     for u, out in zip(urls, streams, strict=True)]
-            deadline = time.monotonic() + limit
-            while time.monotonic() < deadline and not until(streams):
-                await asyncio.sleep(0.2)
-            for t in tasks:
-                t.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-        return streams
-
-    with ThreadPoolExecutor(1) as ex:  # Playwright's sync API may hold this thread's loop
-        return ex.submit(lambda: asyncio.run(main())).result()
+    return msgs(live_bench.ws_collect(urls, lambda streams: until(msgs(streams)), limit))
 
 
 def ws(url, path):
