@@ -58,7 +58,7 @@ def info_ms(port: str, env: dict) -> float:
     return (time.monotonic() - t0) * 1000
 
 
-def idle_case(pace: int, seconds: float, tmp: str) -> dict:
+def idle_case(pace: int, seconds: float, tmp: str, settle: float = 2.0) -> dict:
     env = dict(os.environ, MJTABLE_KEYFILE=os.path.join(tmp, "key"))
     p = subprocess.Popen([EXE, "virtual-table", "--pace", str(pace)], env=env,
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -67,7 +67,7 @@ def idle_case(pace: int, seconds: float, tmp: str) -> dict:
         if not line.startswith("port: "):
             raise RuntimeError("virtual-table did not start: %r" % line)
         port = line.split(": ", 1)[1].strip()
-        time.sleep(2.0)  # the boot's frames done
+        time.sleep(settle)  # the boot's frames done
         c0, t0 = tree_cpu_s(p.pid), time.monotonic()
         time.sleep(seconds)
         c1, t1 = tree_cpu_s(p.pid), time.monotonic()
@@ -84,7 +84,8 @@ def section(quick=False, seconds=None):
     """quick (the test of the bench's keys): one pace, one second; no figure."""
     secs = seconds or (1.0 if quick else 30.0)
     with tempfile.TemporaryDirectory(prefix="idlebench") as tmp:
-        cases = [idle_case(pace, secs, tmp) for pace in (PACES[:1] if quick else PACES)]
+        cases = [idle_case(pace, secs, tmp, 0.5 if quick else 2.0)
+                 for pace in (PACES[:1] if quick else PACES)]
     return {"cases": cases, "load_before": round(os.getloadavg()[0], 2),
             "note": "an idle `mjtable virtual-table` (no bots, waiting for match start): cores"
                     " busy of it and its firmware, and `mjtable info`'s wall time against it"}

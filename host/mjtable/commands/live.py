@@ -107,7 +107,6 @@ async def _main(tables, views, listens, archive_path, timeout):
                  log=lambda text: print(text, file=sys.stderr, flush=True))
         t.feed = f
         feeds.append(f)
-        f.start()
 
     def from_archive(path):
         return standings(path, hub.label), players(path)
@@ -126,6 +125,8 @@ async def _main(tables, views, listens, archive_path, timeout):
 
     def ready(urls):
         served.extend(urls)
+        for f in feeds:  # only once serving: a server that cannot listen takes no table
+            f.start()
         for view, url in urls:
             print("live: %s %s" % (view, url), flush=True)
 
@@ -135,6 +136,7 @@ async def _main(tables, views, listens, archive_path, timeout):
     finally:
         st.cancel()
         for f in feeds:
-            f.stop()
+            if f.is_alive():
+                f.stop()
         if served:  # an address taken: the error alone, it never started
             print("live: stopped", file=sys.stderr)
