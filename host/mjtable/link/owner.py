@@ -272,7 +272,7 @@ class Owner(threading.Thread):
             self._close_port("offline", "table offline (%s: %s)" % (self.port, e))
             return False
         tid = bytes(data[12:20])
-        key = bool(data[1] & 1)
+        key = bool(data[1] & P.FLAG_KEY)
         if self.table_id and (tid != self.table_id or (self.had_key and not key)):
             why = ("another table" if tid != self.table_id else "a table that lost its key")
             self._close_port("wrong table", "%s (id %s) is on %s, not table %s: not trusted;"
