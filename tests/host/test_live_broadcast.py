@@ -564,3 +564,29 @@ def test_the_table_fits_a_phone_from_any_seat(tmp_path, browser):
     finally:
         stop(live)
         peer.close()
+
+
+def test_the_replays_name_the_table(tmp_path, browser):
+    """An archived hand is the table's by its name, not its hex id."""
+    from mjtable import archive
+    from mjtable.logs import logfmt
+    from test_hostcmds_e2e import build_log
+    from test_live import bot_records
+
+    path = str(tmp_path / "archive.sqlite")
+    data = build_log(9, bot_records(seed=4)[0])
+    ar = archive.open_archive(path)
+    ar.add_log(b"LIVETEST".hex(), 9, logfmt.parse(data).head, data, "unsealed", "0b956ef6")
+    ar.close()
+    live, urls = start_live("--table", "/dev/null/none", "--archive", path)
+    try:
+        page = browser.new_page()
+        page.goto(urls["public"] + "/replay")
+        page.wait_for_function("document.querySelectorAll('#hands li').length == 1")
+        assert "LIVETEST, log 9" in page.inner_text("#hands"), page.inner_text("#hands")
+        page.goto(urls["public"] + "/replay/1")
+        page.wait_for_function("document.getElementById('title').textContent != ''")
+        title = page.inner_text("#title")
+        assert "LIVETEST log 9" in title and b"LIVETEST".hex() not in title, title
+    finally:
+        stop(live)

@@ -107,8 +107,8 @@ def make_app(hub, view: str, archive_path=None) -> web.Application:
         finally:
             ar.close()
         steps = replay_steps(lambda crc: h.rs, h.log.records, h.row)
-        return {"hand": h.row, "table": h.table_id, "log": h.log_id, "seal": h.seal,
-                "steps": steps}
+        return {"hand": h.row, "table": h.table_id, "name": hub.label(h.table_id),
+                "log": h.log_id, "seal": h.seal, "steps": steps}
 
     async def replay_index(request):
         return _page("replay.html", config=config, hand="")
@@ -124,7 +124,8 @@ def make_app(hub, view: str, archive_path=None) -> web.Application:
             return web.json_response([])
         ar = archive.open_archive(archive_path, create=False)
         try:
-            rows = [{"hand": r[0], "table": r[1], "log": r[2], "seal": r[5]} for r in ar.logs()]
+            rows = [{"hand": r[0], "table": r[1], "name": hub.label(r[1]), "log": r[2],
+                     "seal": r[5]} for r in ar.logs()]
         finally:
             ar.close()
         return web.json_response(rows)
