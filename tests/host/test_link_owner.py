@@ -69,10 +69,10 @@ def test_every_command_at_once_through_serve(env, run_dir, capsys):
     owner = start("serve", "--port", peer.path)
     try:
         assert owner.stdout.readline().startswith("serve: %s owned" % peer.path)
-        # a second owner is refused: the port has one
+        # a second owner is refused: the port has one (exit 5: another program has it)
         r = subprocess.run([EXE, "serve", "--port", peer.path], capture_output=True, text=True,
                            timeout=60)
-        assert r.returncode == 2 and "owned already" in r.stderr, r
+        assert r.returncode == 5 and "owned already" in r.stderr, r
         live, urls = start_live("--table", peer.path, "--referee", "127.0.0.1:0")
         try:
             arch = str(env / "archive.sqlite")
@@ -97,6 +97,40 @@ def test_every_command_at_once_through_serve(env, run_dir, capsys):
         owner.wait(timeout=30)
         peer.close()
     assert not os.listdir(run_dir) or all(n.endswith(".lock") for n in os.listdir(run_dir))
+
+
+def test_a_port_held_alone_is_in_use_even_for_its_owner_until_let_go(env, run_dir, capsys):
+    """The port's lock (issue 41) under the owner (issue 43): a monitor that
+    opened the port alone, before any owner, keeps it; a `serve` started then
+    waits for it, and a command meanwhile is told at once that the port is in
+    use (exit 5, one line), not that the table is offline; once the monitor
+    lets go, the owner takes the port and the same command goes through it."""
+    peer = live_bench.Peer(env / "flash.img", pace=30, seed=4, key=KEY)
+    mon = start("monitor", "--port", peer.path)
+    owner = None
+    try:
+        assert mon.stdout.readline().startswith("watching table"), mon.stderr.read()
+        owner = start("serve", "--port", peer.path)
+        assert owner.stdout.readline().startswith("serve: %s owned" % peer.path)
+        code, out, err = call(capsys, "info", "--port", peer.path)
+        assert code == 5 and err.count("\n") == 1, (code, err)
+        assert "in use by another program" in err and "mjtable serve" in err, err
+        mon.terminate()
+        mon.wait(timeout=30)
+        deadline = time.monotonic() + 60
+        while True:
+            code, out, err = call(capsys, "info", "--port", peer.path)
+            if code == 0:
+                break
+            assert code == 5 and time.monotonic() < deadline, (code, err)
+            time.sleep(0.5)
+        assert "LIVETEST" in out, out
+    finally:
+        for p in (mon, owner):
+            if p is not None and p.poll() is None:
+                p.terminate()
+                p.wait(timeout=30)
+        peer.close()
 
 
 def test_every_command_at_once_through_live_against_a_playing_virtual_table(env, run_dir,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import signal
 import sys
 
-from mjtable import BadInput
+from mjtable import PortBusy
 from mjtable.link import owner
 from mjtable.link import port as findport
 
@@ -29,8 +29,8 @@ def serve(args):
     say = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
     o = owner.serve(port, args.timeout, say=say)
     if o is None:
-        raise BadInput("%s is owned already by another process (mjtable serve or live): the "
-                       "other commands go through it" % port)
+        raise PortBusy("%s is owned already by another process (mjtable serve or live): "
+                       "the other commands go through it" % port)
     print("serve: %s owned; the other commands share it (socket %s)" % (port, o.path),
           flush=True)
     signal.signal(signal.SIGTERM, lambda *a: o.stop())

@@ -12,7 +12,7 @@ The local socket: a Unix socket named for the port's real path, in a folder
 only this user may enter ($MJTABLE_RUN_DIR, else $XDG_RUNTIME_DIR/mjtable,
 else /tmp/mjtable-UID), held by a lock file the owner keeps locked while it
 lives (a socket left by a dead owner is taken over). A client reads one line
-of JSON first, {"state": "ok" | "connecting" | "offline" | "wrong table",
+of JSON first, {"state": "ok" | "connecting" | "offline" | "busy" | "wrong table",
 "detail": why, for people, "table": hex id, "port", "pid"}, then frames, as
 on the cable; a client is served only while the state is "ok".
 
@@ -60,6 +60,7 @@ from mjtable.link import protocol as P
 WINDOW = 8  # requests at the table at once (get_object keeps 8 in flight)
 TIMEOUT_X = 3  # timeouts a request may wait for its reply before the table is offline
 RETRY = 1.0  # s between two attempts to open the port
+BUSY = "busy"  # the state while a program that does not share the port holds it
 CLIENT_BACKLOG = 1 << 20  # bytes a client may fall behind before it is let go
 
 
@@ -82,7 +83,8 @@ def socket_path(port: str) -> str:
 
 class Refused(Exception):
     """The owner is there but cannot serve the table now: `state` is
-    "connecting", "offline" or "wrong table" (the message says which)."""
+    "connecting", "offline", BUSY (a program that does not share the port
+    holds it) or "wrong table" (the message says which)."""
 
     def __init__(self, state: str, detail: str):
         super().__init__(detail)
@@ -260,7 +262,11 @@ class Owner(threading.Thread):
         try:
             ser = self.opener(self.port)
         except Exception as e:  # pyserial's SerialException, OSError: not there, in use
-            self._set("offline", "table offline (%s: %s)" % (self.port, e))
+            if L.port_busy(e):
+                self._set(BUSY, "%s is in use by another program that does not share it: "
+                          "waiting for it to let go" % self.port)
+            else:
+                self._set("offline", "table offline (%s: %s)" % (self.port, e))
             return False
         self.ser = ser
         self.fd = ser.fileno()

@@ -80,19 +80,17 @@ def connect(args, need_key: bool = False) -> L.Link:
     if need_key and key is None:
         raise BadInput("this command changes the table: it needs the table key "
                        "(--key, $MJTABLE_KEY or %s)" % key_file())
-    try:  # through the process that owns the table's link, if one does
-        ser = owner.open_stream(port, args.timeout)
-    except owner.Refused as e:
-        raise BadInput("%s: %s" % (port, e)) from None
-    try:
-        ser = ser or L.open_port(port, timeout=min(args.timeout, 1.0))
-    except Exception as e:  # pyserial's SerialException, OSError
-        if L.port_busy(e):
-            raise PortBusy("%s is in use by another program (another mjtable: a pull, the "
-                           "monitor, the live view; or mpremote): one program at a time talks "
-                           "to a table; nothing was sent to it. Run this again once that one "
-                           "has finished" % port) from None
-        raise BadInput("cannot open %s: %s" % (port, e)) from None
+    ser = _owners(port, args.timeout)
+    if ser is None:
+        try:
+            ser = L.open_port(port, timeout=min(args.timeout, 1.0))
+        except Exception as e:  # pyserial's SerialException, OSError
+            if not L.port_busy(e):
+                raise BadInput("cannot open %s: %s" % (port, e)) from None
+            # an owner may have taken the port since it was looked for: through it
+            ser = _owners(port, args.timeout)
+            if ser is None:
+                raise PortBusy(busy(port)) from None
     link = L.Link(ser, key=key, timeout=args.timeout)
     try:
         link.hello()
@@ -101,6 +99,25 @@ def connect(args, need_key: bool = False) -> L.Link:
         raise LinkTrouble("%s: the table does not answer (%s); nothing was sent to it: check "
                           "the cable and its power, then run this again" % (port, e)) from None
     return link
+
+
+def busy(port: str) -> str:
+    return ("%s is in use by another program that does not share it (an mjtable command "
+            "that opened it alone, or mpremote): nothing was sent to the table. Run this "
+            "again once that one has finished; `mjtable serve --port %s` lets every "
+            "mjtable command use the table at once" % (port, port))
+
+
+def _owners(port: str, timeout: float):
+    """A stream through the process that owns `port` (link/owner.py), or None
+    when none does; PortBusy or LinkTrouble when it cannot serve the table."""
+    try:
+        return owner.open_stream(port, timeout)
+    except owner.Refused as e:
+        if e.state == owner.BUSY:
+            raise PortBusy(busy(port)) from None
+        raise LinkTrouble("%s: %s; nothing was sent to the table: run this again once its "
+                          "owner has it back" % (port, e)) from None
 
 
 def trouble(e: Exception) -> LinkTrouble:
