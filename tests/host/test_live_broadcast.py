@@ -326,19 +326,20 @@ def test_the_pages_name_the_players_and_the_tables(env, capsys, browser):
     """Standings by the table's name, not its hex id; once the event's match
     is started at the table (`match start --event`, through live's link), its
     seats carry the players' names, on the table page and the event page."""
+    from forger import sealed
     from mjcall import call
     from mjtable import archive
     from mjtable.event import store
     from mjtable.logs import logfmt
     from test_event_setup import _file
-    from test_hostcmds_e2e import build_log
     from test_live import bot_records
 
     arch = str(env / "archive.sqlite")
     recs, _ = bot_records(seed=4)
-    data = build_log(9, recs)
+    # sealed with the table's key: an unsealed hand counts in no standing (issue 41)
+    data = sealed(9, recs, KEY, b"LIVETEST", magic=b"MJL1")
     ar = archive.open_archive(arch)
-    ar.add_log(b"LIVETEST".hex(), 9, logfmt.parse(data).head, data, "unsealed", "0b956ef6")
+    ar.add_log(b"LIVETEST".hex(), 9, logfmt.parse(data).head, data, "valid", "0b956ef6")
     ar.close()
     peer = live_bench.Peer(env / "flash.img", pace=40, seed=9, key=KEY)
     live, urls = start_live("--table", peer.path + "=Final", "--archive", arch)

@@ -23,6 +23,7 @@ import time
 from collections import deque
 
 from mjtable.live.model import T_END, HandModel, Mismatch, hide_hands
+from mjtable.logs.logfmt import table_name
 
 UNSEEN = "?"  # no INFO seen yet
 CLIENT_QUEUE = 256  # snapshots a slow browser may fall behind before it is dropped
@@ -247,7 +248,7 @@ class Table:
 
     def label(self) -> str:
         """The table's name: the one given, else its id as text (TBLA0001)."""
-        return self.name or id_text(self.table_id) or "Table %s" % self.key
+        return self.name or table_name(self.table_id) or "Table %s" % self.key
 
     def snapshot(self) -> dict:
         s = self.model.snapshot()
@@ -261,18 +262,6 @@ class Table:
                   "match": final_order(s) if self.over else None,
                   "previous": self.previous, "version": self.version, "t": self.t})
         return s
-
-
-def id_text(hex_id: str) -> str:
-    """A table id as its characters when they are printable ASCII (VIRTUAL1,
-    TBLA0001), else its hex; "" for none."""
-    try:
-        raw = bytes.fromhex(hex_id).rstrip(b"\x00")
-    except ValueError:
-        return hex_id
-    if raw and all(0x20 < b < 0x7F for b in raw):
-        return raw.decode()
-    return hex_id
 
 
 def final_order(snap: dict) -> dict:
@@ -321,7 +310,7 @@ class Hub:
         for t in self.tables.values():
             if t.table_id == hex_id and t.name:
                 return t.name
-        return id_text(hex_id)
+        return table_name(hex_id)
 
     def event_snapshot(self, view) -> dict:
         rows = self._rows[view]

@@ -32,13 +32,15 @@ def standings(archive, label=None):
     if ev is not None:
         return ev
     from mjtable.logs import summary
+    from mjtable.logs.logfmt import table_name
 
     label = label or (lambda hex_id: hex_id)
     hs = summary.collect([archive])
+    ids = {table_name(h["table"]): h["table"] for h in hs}  # summary names a table by its id
     rows = []
     for place, who, points, n in summary.standings(hs):
         table, _, seat = who.partition("/")
-        rows.append([place, "%s/%s" % (label(table), seat), points, n])
+        rows.append([place, "%s/%s" % (label(ids.get(table, table)), seat), points, n])
     return {"title": "Standings (table seats, archived hands)",
             "columns": ["place", "table seat", "points", "hands"], "rows": rows}
 
