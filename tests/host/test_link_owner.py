@@ -141,19 +141,23 @@ def test_every_command_at_once_through_live_against_a_playing_virtual_table(env,
     try:
         live, urls = start_live("--table", vt.port + "=Final", "--referee", "127.0.0.1:0")
         arch = str(env / "archive.sqlite")
-        procs = [start("monitor", "--hands", "1", "--brief", "--port", vt.port),
-                 start("info", "--port", vt.port),
+        mon = start("monitor", "--hands", "1", "--brief", "--port", vt.port)
+        procs = [start("info", "--port", vt.port),
                  start("logs", "pull", "--port", vt.port, "--archive", arch),
                  start("rules", "push", rules, "--port", vt.port, "--wait", "240"),
                  start("match", "start", "--event", "t1", "--round", "1", "--table", "1",
                        "--port", vt.port, "--archive", arch)]
+        # the commands first: a match start that failed (two pushes at once
+        # restarting each other's staging) would leave the monitor waiting
+        results = finish(procs, timeout=300)
+        all_ok(results)
+        assert "round 1 table 1 of t1 started" in results[3][2]
         # the event's match: its hand played by the bots, followed by the live page
         snaps = collect([ws(urls["referee"], "/ws/table/1")],
                         lambda s: any(x.get("over") and x["actions"] > 10 for x in s[0]),
                         limit=400)[0]
-        results = finish(procs, timeout=400)
+        results = finish([mon], timeout=300)
         all_ok(results)
-        assert "round 1 table 1 of t1 started" in results[4][2]
         assert "=== hand over" in results[0][2]
         assert any(x.get("over") and x["link"] == "ok" for x in snaps)
         # and afterwards, with live still the owner: the hand is pulled into the event
@@ -200,3 +204,109 @@ def test_a_signed_request_behind_another_clients_numbers_is_sent_again_above_the
         o.stop()
         o.join(10)
         peer.close()
+
+
+def test_two_pushes_at_once_through_one_owner_both_take(env, run_dir):
+    """The table stages one object at a time for its one session (a PUT at
+    offset 0 starts afresh): a's PUT..COMMIT holds it at the owner, b's push
+    meanwhile waits for a's COMMIT, and both are taken, b's last. Before,
+    b's PUT restarted a's staging and a's COMMIT was refused (E_STATE): the
+    event room's `match start` lost its match to a `rules push`."""
+    import threading
+
+    from mjtable.link import client as L
+    from mjtable.link import owner
+    from mjtable.link import protocol as P
+    from mjtable.tableops import rules as tablerules
+    from sichuan import presets
+
+    vt = VirtualTable("--pace", "0")  # no match under way: a push is taken at once
+    o = owner.serve(vt.port, 2.0)
+    try:
+        a = L.Link(owner.open_stream(vt.port), key=KEY, timeout=5)
+        b = L.Link(owner.open_stream(vt.port), key=KEY, timeout=5)
+        a.hello()
+        b.hello()
+        x, y = presets.get("chengdu"), presets.get("xuezhan")
+        failed = []
+
+        def push_b():
+            try:
+                b.put_object(P.OBJ_RULES, 0, y.to_blob())
+            except L.LinkError as e:
+                failed.append(("b", e))
+
+        pusher = threading.Thread(target=push_b)
+        request = a.request
+
+        def a_request(code, payload=b"", **kw):
+            if code == P.CMD_COMMIT:  # a's bytes all staged: b pushes now
+                pusher.start()
+                time.sleep(1.0)  # b's PUT reaches the owner (and, before, the table)
+            return request(code, payload, **kw)
+
+        a.request = a_request
+        try:
+            a.put_object(P.OBJ_RULES, 0, x.to_blob())
+        except L.LinkError as e:
+            failed.append(("a", e))
+        pusher.join(60)
+        assert not pusher.is_alive() and not failed, failed
+        assert tablerules.pull(a)[0].crc() == y.crc()  # b's, committed after a's
+        a.stream.close()
+        b.stream.close()
+    finally:
+        o.stop()
+        o.join(10)
+        assert vt.close() == 0
+
+
+def _lines(proc):
+    """A queue the process's stdout lines go to, as they come."""
+    import queue
+    import threading
+
+    q = queue.Queue()
+    threading.Thread(target=lambda: [q.put(line) for line in proc.stdout], daemon=True).start()
+    return q
+
+
+def _until(q, word, secs=120):
+    """The lines read up to and with the first holding `word`."""
+    import queue
+
+    seen = []
+    deadline = time.monotonic() + secs
+    while True:
+        try:
+            seen.append(q.get(timeout=max(0.1, deadline - time.monotonic())))
+        except queue.Empty:
+            raise AssertionError("no %r in %s" % (word, seen)) from None
+        if word in seen[-1]:
+            return seen
+
+
+def test_a_monitor_says_when_no_match_is_under_way(env, run_dir, capsys):
+    """A monitor waiting for hands no match will play says so: at the start,
+    with no match under way, and when the match it followed is over before
+    its --hands (before, it waited silently for ever)."""
+    vt = VirtualTable("--hands", "1", "--pace", "0")  # no match until one is started
+    owner = start("serve", "--port", vt.port)
+    mon = None
+    try:
+        assert owner.stdout.readline().startswith("serve: %s owned" % vt.port)
+        mon = start("monitor", "--hands", "2", "--brief", "--port", vt.port)
+        q = _lines(mon)
+        _until(q, "no match under way at the table: waiting for one to start")
+        code, out, err = call(capsys, "match", "start", "--port", vt.port)
+        assert code == 0, err
+        seen = _until(q, "=== hand over")  # the match's one hand
+        seen += _until(q, "match over: no match under way")
+        assert not any("no match under way at the table" in line for line in seen), seen
+        assert mon.poll() is None  # its second hand is the next match's
+    finally:
+        for p in (mon, owner):
+            if p is not None and p.poll() is None:
+                p.terminate()
+                p.wait(timeout=30)
+        assert vt.close() == 0

@@ -8,7 +8,10 @@ rack, melds and discards. Started mid-hand, it first reads the log of the
 hand in play (INFO `hand`) and catches up from it, then goes on live.
 
     mjtable monitor [--port P] [--hands N] [--brief]
-Runs until Ctrl-C, or until N hands have ended.
+Runs until Ctrl-C, or until N hands have ended. A table with no match under
+way (none started yet, or the one followed is over) is said to be so, once
+each time, within QUIET_S s: the monitor never waits silently for hands that
+no match will play.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from mjtable.tableops import rules as tablerules
 from mjtable.tableops.logs import pull_growing, unwhiten
 
 STREAMED = (T_HEAD, T_ACT, T_ALERT, T_END)  # the records the table also sends as events
+QUIET_S = 5.0  # s without an event before the table is asked whether a match is under way
 
 
 def add_parsers(sub):
@@ -191,6 +195,27 @@ def _in_play(link, view) -> int:
     return overlap(recs, queued)
 
 
+def match_note(info: dict, ended: int) -> str:
+    """What to say of a table whose INFO is `info` ('' while a match is under
+    way, or for a table that does not say), `ended` hands having been seen."""
+    if info.get("play", "-"):
+        return ""
+    if ended:
+        return "match over: no match under way; waiting for the next one to start"
+    return "no match under way at the table: waiting for one to start (mjtable match start)"
+
+
+def _say_match(link, view, said: str) -> str:
+    """Say once that no match is under way; the note said (for the next call)."""
+    try:
+        note = match_note(link.info(), view.ended)
+    except L.LinkError:
+        return said  # the next read says what is wrong with the link
+    if note and note != said:
+        view.out(note)
+    return note
+
+
 def monitor(args):
     link = findport.connect(args)
     try:
@@ -201,17 +226,24 @@ def monitor(args):
     print("watching table %s (Ctrl-C to stop)" % findport.table_name(link), flush=True)
     try:
         skip = _in_play(link, view)
+        said = _say_match(link, view, "")
+        heard = time.monotonic()
         while not args.hands or view.ended < args.hands:
             while link.events:
                 kind, _seq, payload = link.events.popleft()
                 if kind == P.EV_GAME:
+                    heard = time.monotonic()
                     if skip:
                         skip -= 1
                         continue
                     view.event(payload)
             got = link.read_frame(time.monotonic() + 1.0)
             if got is not None and got[0] == (P.EV_GAME | P.REPLY):
+                heard = time.monotonic()
                 view.event(got[2])
+            elif time.monotonic() - heard >= QUIET_S:
+                said = _say_match(link, view, said)
+                heard = time.monotonic()
     finally:
         try:
             link.request(P.CMD_WATCH, b"\x00")

@@ -29,6 +29,13 @@ What the owner does with each client's frames:
   keeps watching while the owner lives: a reader that comes back finds the
   table's flag as it left it, so watch=0 means a restart).
 - At most WINDOW requests are at the table at once; the rest wait in order.
+- The table stages one object at a time for the whole session (table/xfer.py:
+  a PUT at offset 0 starts staging afresh, COMMIT ends it), so one client's
+  PUT..COMMIT holds it: another client's PUT or COMMIT waits, with every
+  request of that client after it, until the holder's COMMIT is answered, a
+  PUT of its is refused, it goes, or it leaves the staging idle STAGE_HOLD s.
+  Two pushes at once (`rules push` and `match start`'s) would otherwise
+  restart each other's staging and one COMMIT would fail (E_STATE, E_CHECK).
 
 The table's side: the port opened exclusively, HELLO, and the table's id
 (and whether it has a key) checked on every reopen against the first
@@ -62,6 +69,8 @@ TIMEOUT_X = 3  # timeouts a request may wait for its reply before the table is o
 RETRY = 1.0  # s between two attempts to open the port
 BUSY = "busy"  # the state while a program that does not share the port holds it
 CLIENT_BACKLOG = 1 << 20  # bytes a client may fall behind before it is let go
+STAGE_HOLD = 30.0  # s a client may leave the table's staging idle before another may take it
+STAGING = frozenset({P.CMD_PUT, P.CMD_COMMIT})
 
 
 def run_dir() -> str:
@@ -215,6 +224,8 @@ class Owner(threading.Thread):
         self.inflight: dict = {}  # table seq -> (client, its seq, code, sent at)
         self.waiting: deque = deque()  # (client, its seq, code, payload) not sent yet
         self.watch_on = False
+        self.stager = None  # the client whose PUT..COMMIT holds the table's staging
+        self.stage_at = 0.0  # when the stager last sent or got a staging frame
         self.listener = None
         self._lock_fd = -1
         self._halt = threading.Event()
@@ -347,6 +358,7 @@ class Owner(threading.Thread):
         self.inflight.clear()
         self.waiting.clear()
         self.watch_on = False
+        self.stager = None
         for c in list(self.clients.values()):  # they come back and are told why
             self._drop(c)
 
@@ -420,6 +432,8 @@ class Owner(threading.Thread):
 
     def _drop(self, c) -> None:
         c.gone = True
+        if self.stager is c:
+            self.stager = None
         self.clients.pop(c.sock, None)
         try:
             c.sock.close()
@@ -476,10 +490,17 @@ class Owner(threading.Thread):
             self.waiting.append((c, seq, code, payload))
 
     def _pump(self) -> None:
-        """Send waiting requests while the window has room."""
+        """Send waiting requests while the window has room; a client's PUT or
+        COMMIT while another holds the staging waits, and its later requests
+        with it (a client's replies come in the order it asked)."""
+        held, blocked = deque(), set()
         while self.waiting and len(self.inflight) < WINDOW and self.fd >= 0:
-            c, seq, code, payload = self.waiting.popleft()
+            c, seq, code, payload = item = self.waiting.popleft()
             if c.gone:
+                continue
+            if c in blocked or (code in STAGING and self.stager not in (None, c)):
+                blocked.add(c)
+                held.append(item)
                 continue
             if code in P.SIGNED_CMDS:  # its MAC covers its number: it keeps it
                 if seq <= self.seq:
@@ -491,11 +512,15 @@ class Owner(threading.Thread):
                 tseq = self.seq + 1
             self.seq = tseq
             self.inflight[tseq] = (c, seq, code, time.monotonic())
+            if code in STAGING:
+                self.stager = c
+                self.stage_at = time.monotonic()
             try:
                 self._send_table(wire(code, tseq, payload))
             except OSError as e:
                 self._close_port("offline", "table offline (%s: %s)" % (self.port, e))
                 return
+        self.waiting.extendleft(reversed(held))
 
     def _from_table(self, code: int, seq: int, data: bytes) -> None:
         if code >= P.EVENT and code != P.NO_REQUEST:
@@ -508,6 +533,8 @@ class Owner(threading.Thread):
         if got is None:
             return  # a reply no client waits for any more, or a frame the table could not read
         c, cseq, rcode, _ = got
+        if c is self.stager and rcode in STAGING:
+            self._staged(rcode, data)
         if code & 0x7F == P.CMD_WATCH and data[:1] == b"\x00":
             self.watch_on = True
         if code & 0x7F == P.CMD_INFO and self.watch_on and b"\nwatch=0\n" in data:
@@ -515,6 +542,13 @@ class Owner(threading.Thread):
             self._restarted()
             return
         self._to_client(c, wire(code, cseq, data))
+
+    def _staged(self, rcode: int, data: bytes) -> None:
+        """The stager's PUT or COMMIT answered: a COMMIT (taken or refused)
+        or a refused PUT ends its hold (E_OFFSET only says where to go on)."""
+        self.stage_at = time.monotonic()
+        if rcode == P.CMD_COMMIT or data[:1] not in (b"\x00", bytes((P.E_OFFSET,))):
+            self.stager = None
 
     def _restarted(self) -> None:
         """The table forgot the WATCH it had: it restarted, with a new nonce."""
@@ -525,7 +559,11 @@ class Owner(threading.Thread):
         """A table silent for TIMEOUT_X timeouts is offline: the port is opened
         again, and whoever answers then is asked who it is before it is trusted
         (a cable pulled and put back, or another table on the port)."""
-        late = time.monotonic() - TIMEOUT_X * self.timeout
+        now = time.monotonic()
+        if self.stager is not None and now - self.stage_at > STAGE_HOLD and not any(
+                v[0] is self.stager and v[2] in STAGING for v in self.inflight.values()):
+            self.stager = None  # a staging left idle: another client may start one
+        late = now - TIMEOUT_X * self.timeout
         if any(v[3] < late for v in self.inflight.values()):
             self._close_port("offline", "table offline (%s: no reply in %g s)"
                              % (self.port, TIMEOUT_X * self.timeout))
