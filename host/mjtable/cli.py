@@ -26,7 +26,6 @@ from mjtable.commands import replay as replaycmd
 from mjtable.commands import rescore as rescorecmd
 from mjtable.commands import rules as rulescmd
 from mjtable.commands import selftest as selftestcmd
-
 from mjtable.commands import serve as servecmd
 from mjtable.commands import settle as settlecmd
 from mjtable.commands import sim as simcmd
