@@ -267,9 +267,19 @@ class Relay(threading.Thread):
         self.plugged = threading.Event()
         self.plugged.set()
         self.stop = False
+        self.turns = 0  # loops begun: a swap is over once two more have begun
+
+    def detach(self):
+        """Take the far table off; return once no loop still reads it (one
+        begun before could take a reply meant for the test's own session)."""
+        self.far = None
+        n = self.turns
+        while self.turns < n + 2 and self.is_alive():
+            time.sleep(0.01)
 
     def run(self):
         while not self.stop:
+            self.turns += 1
             far = self.far
             fds = [self.near_m] + ([far] if far is not None else [])
             try:

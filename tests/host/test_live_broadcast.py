@@ -168,7 +168,7 @@ def test_a_reconnect_is_trusted_only_to_the_same_table(tmp_path, browser):
         time.sleep(3)  # it stays refused
         snap = page.evaluate("window.liveSnap")
         assert snap["link"] == "lost" and snap["id"] == b"LIVETEST".hex()
-        relay.far = None  # the other table leaves; was it ever asked to stream its hands?
+        relay.detach()  # the other table leaves; was it ever asked to stream its hands?
         watched.append(info_of(peers[1].path).get("watch"))
         # the same table back, restarted with nothing on its flash (a virtual table)
         peers.append(live_bench.Peer(tmp_path / "c.img", pace=25, seed=5, key=KEY))
