@@ -34,6 +34,7 @@ from mjtable.tableops import rules as tablerules
 from mjtable.tableops.logs import pull_growing, unwhiten
 
 STREAMED = (T_HEAD, T_ACT, T_ALERT, T_END)  # the records the table also sends as events
+STOP_S = 2.0  # s the WATCH off after a Ctrl-C may take
 QUIET_S = 5.0  # s without an event before the table is asked whether a match is under way
 
 
@@ -244,6 +245,11 @@ def monitor(args):
             elif time.monotonic() - heard >= QUIET_S:
                 said = _say_match(link, view, said)
                 heard = time.monotonic()
+    except KeyboardInterrupt:
+        # Ctrl-C stops at once: the WATCH off below is a courtesy (an owner
+        # stops this client's events when it leaves), not worth the timeout
+        link.timeout = min(link.timeout, STOP_S)
+        raise
     finally:
         try:
             link.request(P.CMD_WATCH, b"\x00")
