@@ -14,6 +14,7 @@ import tempfile
 
 import pytest
 from mjsim.boardemu import EmuBoard, skip_reason
+from mjsim.proc import as_at_a_terminal
 
 pytestmark = pytest.mark.board
 if skip_reason():
@@ -62,7 +63,8 @@ def test_every_command_at_once_through_one_owner_on_the_board(tmp_path, monkeypa
             for args in runs + [["monitor", "--brief", "--timeout", SLOW]]:
                 cmd, env = b.mjtable_cmd(args)
                 procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
-                                              stderr=subprocess.PIPE, text=True))
+                                              stderr=subprocess.PIPE, text=True,
+                                              preexec_fn=as_at_a_terminal))
             snap = table_api(urls["public"], lambda x: x["link"] == "ok", 300)
             out = [p.communicate(timeout=600) + (p.returncode,) for p in procs[:-1]]
             mon = procs[-1]

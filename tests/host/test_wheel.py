@@ -16,6 +16,7 @@ import tomllib
 
 import pytest
 from mjcall import call
+from mjsim.proc import as_at_a_terminal
 from mjtable.firmware import build as B
 from mjtable.firmware import deploy as D
 from mjtable.firmware import release as R
@@ -128,7 +129,8 @@ def start_virtual_table(release):
     """`mjtable virtual-table --bots` of the release: (process, its port)."""
     p = subprocess.Popen([os.path.join(release["bin"], "mjtable"), "virtual-table", "--bots",
                           "--pace", "1"], cwd=release["cwd"], env=release["env"],
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         preexec_fn=as_at_a_terminal)
     out = b""
     deadline = time.monotonic() + 300
     while b"port: " not in out or not out.split(b"port: ")[1].count(b"\n"):

@@ -16,6 +16,7 @@ import time
 from mjtable.firmware import tree
 
 from mjsim.boardemu import bridge
+from mjsim.proc import as_at_a_terminal
 
 KEY = bytes(range(32))  # the table key the harness gives its boards
 KEY_GUO = 3  # seat 0's 过 key: the key button (table.hostlink.key_button)
@@ -254,7 +255,8 @@ class EmuBoard:
         is true of its output so far; then stop it with Ctrl-C. Its output
         lines (stdout and stderr)."""
         cmd, env = self.mjtable_cmd(args, True)
-        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                             preexec_fn=as_at_a_terminal)
         fd = p.stdout.fileno()
         out = b""
         deadline = time.monotonic() + seconds
