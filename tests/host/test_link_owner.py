@@ -7,6 +7,7 @@ each behind a real pseudo-terminal. No timing is asserted."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -173,36 +174,47 @@ def test_every_command_at_once_through_live_against_a_playing_virtual_table(env,
         assert vt.close() == 0
 
 
+@contextlib.contextmanager
+def two_clients(port):
+    """An owner of `port` in this process and two keyed clients of it, each
+    with its HELLO answered: (a, b)."""
+    from mjtable.link import client as L
+    from mjtable.link import owner
+
+    o = owner.serve(port, 2.0)
+    try:
+        a = L.Link(owner.open_stream(port), key=KEY, timeout=5)
+        b = L.Link(owner.open_stream(port), key=KEY, timeout=5)
+        a.hello()
+        b.hello()
+        yield a, b
+        a.stream.close()
+        b.stream.close()
+    finally:
+        o.stop()
+        o.join(10)
+
+
 def test_a_signed_request_behind_another_clients_numbers_is_sent_again_above_them(env,
                                                                                    run_dir):
     """Two keyed clients of one owner, each numbering its requests from 1: the
     second one's signed requests come below the first one's numbers and the
     owner refuses them (E_REPLAY, with the number to go above); the client
     sends them again, so both succeed."""
-    from mjtable.link import client as L
-    from mjtable.link import owner
     from mjtable.link import protocol as P
 
     peer = live_bench.Peer(env / "flash.img", pace=30, seed=6, key=KEY)
-    o = owner.serve(peer.path, 2.0)
     try:
-        a = L.Link(owner.open_stream(peer.path), key=KEY, timeout=5)
-        b = L.Link(owner.open_stream(peer.path), key=KEY, timeout=5)
-        a.hello()
-        b.hello()
-        assert a.relayed and b.relayed and a.nonce == b.nonce
-        for _ in range(20):
-            a.info()  # a's numbers run ahead
-        t0 = int(time.time())
-        b.request(P.CMD_CLOCK, t0.to_bytes(4, "little"), auth=True)  # sent twice, taken once
-        assert b.seq > a.seq
-        a.request(P.CMD_CLOCK, t0.to_bytes(4, "little"), auth=True)
-        assert a.info()["clock_set"] == "1"
-        a.stream.close()
-        b.stream.close()
+        with two_clients(peer.path) as (a, b):
+            assert a.relayed and b.relayed and a.nonce == b.nonce
+            for _ in range(20):
+                a.info()  # a's numbers run ahead
+            t0 = int(time.time())
+            b.request(P.CMD_CLOCK, t0.to_bytes(4, "little"), auth=True)  # sent twice, taken once
+            assert b.seq > a.seq
+            a.request(P.CMD_CLOCK, t0.to_bytes(4, "little"), auth=True)
+            assert a.info()["clock_set"] == "1"
     finally:
-        o.stop()
-        o.join(10)
         peer.close()
 
 
@@ -215,51 +227,41 @@ def test_two_pushes_at_once_through_one_owner_both_take(env, run_dir):
     import threading
 
     from mjtable.link import client as L
-    from mjtable.link import owner
     from mjtable.link import protocol as P
     from mjtable.tableops import rules as tablerules
     from sichuan import presets
 
     vt = VirtualTable("--pace", "0")  # no match under way: a push is taken at once
-    o = owner.serve(vt.port, 2.0)
     try:
-        a = L.Link(owner.open_stream(vt.port), key=KEY, timeout=5)
-        b = L.Link(owner.open_stream(vt.port), key=KEY, timeout=5)
-        a.hello()
-        b.hello()
-        x, y = presets.get("chengdu"), presets.get("xuezhan")
-        failed = []
+        with two_clients(vt.port) as (a, b):
+            x, y = presets.get("chengdu"), presets.get("xuezhan")
+            failed = []
 
-        def push_b():
+            def push_b():
+                try:
+                    b.put_object(P.OBJ_RULES, 0, y.to_blob())
+                except L.LinkError as e:
+                    failed.append(("b", e))
+
+            pusher = threading.Thread(target=push_b)
+            request = a.request
+
+            def a_request(code, payload=b"", **kw):
+                if code == P.CMD_COMMIT:  # a's bytes all staged: b pushes now
+                    pusher.start()
+                    time.sleep(1.0)  # b's PUT reaches the owner (and, before, the table)
+                return request(code, payload, **kw)
+
+            a.request = a_request
             try:
-                b.put_object(P.OBJ_RULES, 0, y.to_blob())
+                a.put_object(P.OBJ_RULES, 0, x.to_blob())
             except L.LinkError as e:
-                failed.append(("b", e))
-
-        pusher = threading.Thread(target=push_b)
-        request = a.request
-
-        def a_request(code, payload=b"", **kw):
-            if code == P.CMD_COMMIT:  # a's bytes all staged: b pushes now
-                pusher.start()
-                time.sleep(1.0)  # b's PUT reaches the owner (and, before, the table)
-            return request(code, payload, **kw)
-
-        a.request = a_request
-        try:
-            a.put_object(P.OBJ_RULES, 0, x.to_blob())
-        except L.LinkError as e:
-            failed.append(("a", e))
-        pusher.join(60)
-        assert not pusher.is_alive() and not failed, failed
-        assert tablerules.pull(a)[0].crc() == y.crc()  # b's, committed after a's
-        a.stream.close()
-        b.stream.close()
+                failed.append(("a", e))
+            pusher.join(60)
+            assert not pusher.is_alive() and not failed, failed
+            assert tablerules.pull(a)[0].crc() == y.crc()  # b's, committed after a's
     finally:
-        o.stop()
-        o.join(10)
         assert vt.close() == 0
-
 
 def _lines(proc):
     """A queue the process's stdout lines go to, as they come."""
