@@ -20,7 +20,7 @@ from sichuan import game as G
 from sichuan import ruleset as R
 from sichuan.claims import ST_LEFT, cannot_win
 
-from mjtable.referee import calc
+from mjtable.referee import calc, winfmt
 from mjtable.rules import names
 
 PLAY = (G.PH_DRAW, G.PH_DISCARD, G.PH_CLAIM, G.PH_ROB)  # the phases a wait means anything in
@@ -89,7 +89,7 @@ def _values(g, s: int, held):
         if g.w1 >= 0:  # 听用: the engine's value, no calculator
             v = g.discard_win_fan(s, f, 0)
             out.append({"face": f, "left": left,
-                        "fan": v + rs[R.P_FAN_SHOWN_OFFSET] if v >= 0 else None,
+                        "fan": winfmt.shown(rs, v) if v >= 0 else None,
                         "patterns": []})
             continue
         try:
