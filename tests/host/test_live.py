@@ -25,7 +25,7 @@ from mjtable.commands import live as livecmd
 from mjtable.link import client as H
 from mjtable.live import feed, model
 from mjtable.logs import logfmt
-from mjtable.tableops.logs import fetch_log, table_logs
+from mjtable.tableops.logs import pull_growing, table_logs, unwhiten
 from sichuan import game as G
 from sichuan import handlog, presets
 
@@ -341,7 +341,8 @@ def logs_of(path, want):
     ser = serial.Serial(path, 115200, timeout=1, write_timeout=5)
     link = H.Link(ser, timeout=10)
     link.hello()
-    out = {lid: logfmt.parse(fetch_log(link, lid)).records
+    # the hand in play may grow while it is read: read it as monitor does
+    out = {lid: logfmt.parse(unwhiten(pull_growing(link, lid))).records
            for lid, _ in table_logs(link) if lid in want}
     ser.close()
     return out

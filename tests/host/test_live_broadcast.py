@@ -346,8 +346,12 @@ def test_the_pages_name_the_players_and_the_tables(env, capsys, browser):
     try:
         ev = browser.new_page(viewport={"width": 1600, "height": 1000})
         ev.goto(urls["public"] + "/")
+        # the archive's rows at once; each by the table's name once live has met
+        # the table (its id is learnt on the link; the standings are re-read every 5 s)
         ev.wait_for_function("document.querySelectorAll('.standings tbody tr').length == 4",
                              timeout=30000)
+        ev.wait_for_function("Array.from(document.querySelectorAll('.standings tbody tr'))"
+                             ".every(r => !r.textContent.includes('LIVETEST'))", timeout=30000)
         seats = [r.split("\t")[1] for r in ev.inner_text(".standings tbody").splitlines()]
         assert all(s.startswith("Final/") for s in seats), seats  # not 4c49564554455354/East
         assert call(capsys, "event", "create", _file(env, 4, rounds="1"))[0] == 0
@@ -435,8 +439,8 @@ def test_a_hand_tells_its_wins_its_actions_and_its_end_and_no_chip_covers_the_po
         page.evaluate(RECORD_OUTCOMES)
         deadline = time.monotonic() + 150
 
-        def seen_liuju():
-            return any(s["phase"] == "end" and s["wall"] == 0 for s in states)
+        def seen_liuju():  # the centre's end line drawn, not only the last action
+            return any(s["phase"] == "end" and s["wall"] == 0 and s["over"] for s in states)
 
         def seen_win_kept():
             return any(s["wins"][i] and t["wins"][i] and t["actions"] > s["actions"]

@@ -274,13 +274,14 @@ function animatePays(el, pays) {
     chip.style.left = `${path[0].x}px`;
     chip.style.top = `${path[0].y}px`;
     document.body.appendChild(chip);
-    const leg = 1100 / (path.length - 1);
-    path.slice(1).forEach((pt, k) => setTimeout(() => {
-      chip.style.transitionDuration = `${leg}ms`;
-      chip.style.transform = `translate(${pt.x - path[0].x}px, ${pt.y - path[0].y}px)`;
-      if (k === path.length - 2) chip.style.opacity = "0.2";
-    }, 30 + 150 * i + leg * k));
-    setTimeout(() => chip.remove(), 1400 + 150 * i);
+    // one animation through the path's corners (evenly timed legs): timers
+    // per leg cut the corners on a busy page, where a leg starts before the
+    // last has ended and the chip goes straight across the points
+    const frames = path.map((pt, k) => ({
+      transform: `translate(${pt.x - path[0].x}px, ${pt.y - path[0].y}px)`,
+      opacity: k === path.length - 1 ? 0.2 : 1}));
+    chip.animate(frames, {duration: 1100, delay: 30 + 150 * i, fill: "forwards"})
+      .finished.then(() => chip.remove(), () => chip.remove());
   });
 }
 
