@@ -48,7 +48,7 @@ def test_each_fault_is_named_with_what_to_check():
 def test_agc_outside_the_range_and_a_key_held():
     text = GOOD.replace("rack=1,480,13", "rack=1,40,13").replace("pressed=00", "pressed=44") % 0
     (s,) = S.report(text, S.AGC_RANGE)
-    assert s["problems"][0] == ("rack antenna: AGC 40 outside 200..800: check the antenna's "
+    assert s["problems"][0] == ("rack antenna: AGC 40 outside 100..800: check the antenna's "
                                 "tuning (hardware/bringup.md)")
     assert [p.split(" reads")[0] for p in s["problems"][1:]] == ["key gang", "key tiao"]
     assert S.report(text.replace("pressed=44", "pressed=00"), (30, 900))[0]["ok"]

@@ -24,7 +24,7 @@ from mjtable.link import protocol as P
 # RF_STATUS AGC (10 bits, 0..1023): the band a tuned antenna of the table's
 # design reads in (hardware/chips.md: provisional, until a built table's
 # figures replace it; the rails 0 and 1023 mean no usable signal at all)
-AGC_RANGE = (200, 800)
+AGC_RANGE = (100, 800)
 KEY_NAMES = ("hu", "peng", "gang", "guo", "wan", "tong", "tiao")  # drivers.buttons order
 DISPLAY_ADDR, EXPANDER_ADDR = 0x70, 0x20  # + seat (hardware/pinmap.md)
 ANTENNAS = ("rack", "tray")
