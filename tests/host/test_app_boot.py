@@ -60,7 +60,7 @@ def test_mjtable_info_names_the_chips_not_answering_and_the_last_fault(monkeypat
     code, out, _ = call(capsys, "info")
     assert code == 0
     assert "state         hand over: clear the table; 5 tiles read" in out
-    assert "not answering reader2, display3, keys1  (check" in out
+    assert "chips down    reader2, display3, keys1  (check" in out
     assert "task failures 2  (each restarted)" in out
     assert "last fault    key_task OSError(110,)" in out
 

@@ -108,7 +108,10 @@ def rows(d: dict) -> list:
         out.append(("damaged", d["damaged"] + "  (kept, takes no records)"))
     down = chip_names(d.get("chips", "0"))
     if down:
-        out.append(("not answering", ", ".join(down) + "  (check the seat cables)"))
+        # a reader is down when it does not answer or its field does not come
+        # on; INFO does not tell the two apart, selftest does
+        out.append(("chips down", ", ".join(down) + "  (check the seat cables; "
+                    "`mjtable selftest` says what each one lacks)"))
     if d.get("crashes", "0") != "0":
         out.append(("task failures", d["crashes"] + "  (each restarted)"))
     if d.get("fault"):
