@@ -107,11 +107,10 @@ def _stats(lat):
             "max_ms": lat[-1], "within_200ms": round(sum(1 for x in lat if x <= TARGET_MS) / n, 4)}
 
 
-def cpu_s(want):
-    """CPU seconds (user + system) used so far by the processes for which
-    want(pid, comm) holds; a process gone meanwhile drops out (/proc)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0
+def cpu_ticks(want):
+    """{pid: CPU clock ticks (user + system, and of its children reaped)}
+    of the processes for which want(pid, comm) holds (/proc)."""
+    out = {}
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
@@ -123,8 +122,16 @@ def cpu_s(want):
                 fields = f.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += int(fields[11]) + int(fields[12])
-    return total / tick
+        out[pid] = sum(int(x) for x in fields[11:15])
+    return out
+
+
+def cpu_between(before, after):
+    """CPU seconds spent between two cpu_ticks: per process, so one that
+    ended meanwhile drops out instead of taking its whole past off the sum
+    (which made a case's figure negative once)."""
+    ticks = sum(t - before.get(pid, 0) for pid, t in after.items() if t >= before.get(pid, 0))
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _browsers(pid, comm):
@@ -258,10 +265,14 @@ def case(browser, tables, plain_urls, seconds, pace, tmp, event_page=False):
         _say("%d table(s), %d browsers" % (tables, len(plains) + len(pages)))
         time.sleep(2.0)
         server_pid = str(live.pid)
-        c0, s0, t0 = cpu_s(_browsers), cpu_s(lambda pid, _: pid == server_pid), time.monotonic()
+
+        def is_server(pid, _comm):
+            return pid == server_pid
+
+        c0, s0, t0 = cpu_ticks(_browsers), cpu_ticks(is_server), time.monotonic()
         w0 = time.time()
         time.sleep(seconds)
-        c1, s1, t1 = cpu_s(_browsers), cpu_s(lambda pid, _: pid == server_pid), time.monotonic()
+        c1, s1, t1 = cpu_ticks(_browsers), cpu_ticks(is_server), time.monotonic()
         w1 = time.time()
         got = [_latencies(pg.evaluate("window.liveLatency"), w0, w1) for pg in pages]
         more = [_latencies(b.evaluate(browser.browser_type, "window.liveLatency"), w0, w1)
@@ -271,7 +282,8 @@ def case(browser, tables, plain_urls, seconds, pace, tmp, event_page=False):
         res["browsers"] = len(plains) + len(pages)
         res["per_page_max_ms"] = [max(lat, default=None) for lat in got + more]
         delivered = sum(len(lat) for lat in got + more)
-        res.update(_cpu(delivered, c1 - c0, s1 - s0, t1 - t0, len(got[0]) * tables))
+        res.update(_cpu(delivered, cpu_between(c0, c1), cpu_between(s0, s1), t1 - t0,
+                        len(got[0]) * tables))
         res["server"] = server
         res["measured_pages"] = len(pages) + len(plains)
         return res
