@@ -184,3 +184,20 @@ def test_sim_names_house_patterns_the_same_on_both_engines(capsys):
     # a preset's sim output is as it was: no pattern lists
     code, out, err = call(capsys, "sim", "--hands", "1", "--seed", "3", "--json")
     assert "patterns" not in out
+
+
+def test_the_live_waits_name_the_house_pattern():
+    """A seat waiting on a tile that makes its house pattern: the waits in play
+    name it as the win would (not only the built-in patterns)."""
+    from mjtable.live import waits
+
+    rs = rulefile.load(YTL)
+    g = G.Game(rs, 0, G.DIR_NEXT)
+    acts = [(G.DEAL, s, _faces(DEALS[s])) for s in range(4)]
+    acts += [(G.EXCHANGE, s, _faces(GIVES[s])) for s in range(4)]
+    acts += [(G.DINGQUE, s, VOIDS[s]) for s in range(4)]
+    acts.append((G.DISCARD, 0, tiles.parse_tile("1p")))  # 123456789m 456p 1p: 1p alone
+    for kind, s, arg in acts:
+        assert g.apply((kind, s, arg, 0))[0][0] == 0, (kind, s, arg)
+    (w,) = waits.seat_waits(g, 0)
+    assert w["face"] == tiles.parse_tile("1p") and "一条龙" in w["patterns"], w

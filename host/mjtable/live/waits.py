@@ -21,22 +21,20 @@ from sichuan import ruleset as R
 from sichuan.claims import ST_LEFT, cannot_win
 
 from mjtable.referee import calc, winfmt
-from mjtable.rules import names
 
 PLAY = (G.PH_DRAW, G.PH_DISCARD, G.PH_CLAIM, G.PH_ROB)  # the phases a wait means anything in
 
 
 def pattern_names(rs, patterns: dict) -> list:
-    """calc's {pattern: fan it adds} as Chinese names in the ruleset's order,
-    a 根 counted (根×2)."""
+    """calc's {pattern id: fan it adds} as names in calc's order (the built-in
+    patterns, the variant values such as 卡, then the ruleset's house patterns
+    as its file names them), a 根 counted (根×2)."""
+    gen = R.PATTERNS[R.GEN]
+    each = rs[R.P_FAN0 + R.GEN]
     out = []
-    for p in range(R.NPATTERNS):
-        key = R.PATTERNS[p]
-        if key not in patterns:
-            continue
-        zh = names.PATTERN_ZH[p]
-        each = rs[R.P_FAN0 + p]
-        n = patterns[key] // each if p == R.GEN and each > 0 else 1
+    for key, fan_added in patterns.items():
+        zh = winfmt.pattern_zh(key, rs)
+        n = fan_added // each if key == gen and each > 0 else 1
         out.append(zh if n <= 1 else "%s×%d" % (zh, n))
     return out
 
