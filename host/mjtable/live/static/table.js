@@ -65,7 +65,13 @@ function waitsHTML(ws) {
     `</span>`).join("") + `</div>`;
 }
 
-function seatHTML(s, snap, me) {
+// A seat's markup in slots (seatHTML puts each in an element of its own):
+// drawTable draws a slot again only when its own markup changed, as an
+// action changes a slot or two of a seat (its hand, one more discard); a
+// seat drawn whole is ~40 tiles parsed, laid out and rastered again.
+const SEAT_SLOTS = ["header", "wins", "alerts", "hand", "drawn", "melds", "waits", "discards"];
+
+function seatSlots(s, snap, me) {
   const turn = snap.turn === s.seat && !snap.over;
   let hand;
   if (s.hand === null) {
@@ -77,7 +83,6 @@ function seatHTML(s, snap, me) {
   if (s.drawn >= 0) drawn = `<span class="drawn">${tileSVG(s.drawn, {width: 40, cls: "new"})}</span>`;
   else if (s.drawn === -2) drawn = `<span class="drawn">${tileSVG(-1, {width: 34})}</span>`;
   const melds = s.melds.map(meldHTML).join("");
-  const disc = s.discards.map(d => tileSVG(d.face, {width: 28, cls: d.claimed ? "claimed" : ""})).join("");
   const voidb = s.void >= 0 ? `<span class="void suit${s.void}" title="定缺">缺${SUIT_BADGE[s.void]}</span>` : "";
   const dealer = snap.dealer === s.seat ? `<span class="dealer" title="庄家">庄</span>` : "";
   const names = snap.seats.map(x => x.name);
@@ -88,15 +93,44 @@ function seatHTML(s, snap, me) {
     `<span class="prompt">${s.prompt.map(p => CLAIM_ZH[p] || p).join(" ")}?</span>` : "";
   const alerts = s.alerts.map(a => `<div class="alert${a.by_key ? " bykey" : ""}" data-key="${a.key}">` +
     `⚠ ${esc(a.name)}${a.code === 7 ? ": " + esc(a.reason) : ""}</div>`).join("");
-  return `<section class="seat ${placeOf(s.seat, me)}${turn ? " turn" : ""}${s.won ? " won" : ""}"` +
-    ` data-seat="${s.seat}">` +
-    `<header><span class="sname">${esc(s.name)}</span>${player}${dealer}${voidb}${won}${prompt}` +
-    `<span class="payslot"></span><span class="points"><b class="total">${signed(s.total)}</b>` +
-    `<small class="delta">${signed(s.delta)} this hand</small></span></header>` +
-    `${wins ? `<div class="wins">${wins}</div>` : ""}` +
-    `${alerts}<div class="rack"><span class="hand">${hand}</span>${drawn}` +
-    `<span class="melds">${melds}</span></div>${waitsHTML(s.waits)}` +
-    `<div class="discards">${disc}</div></section>`;
+  return {
+    cls: `seat ${placeOf(s.seat, me)}${turn ? " turn" : ""}${s.won ? " won" : ""}`,
+    header: `<span class="sname">${esc(s.name)}</span>${player}${dealer}${voidb}${won}${prompt}` +
+      `<span class="payslot"></span><span class="points"><b class="total">${signed(s.total)}</b>` +
+      `<small class="delta">${signed(s.delta)} this hand</small></span>`,
+    wins: wins ? `<div class="wins">${wins}</div>` : "", alerts, hand, drawn, melds,
+    waits: waitsHTML(s.waits),
+    discards: s.discards.map(d => tileSVG(d.face, {width: 28, cls: d.claimed ? "claimed" : ""})),
+  };
+}
+
+// A seat whole, its slots marked data-slot (in SEAT_SLOTS' order); the
+// slots that may be empty take no box of their own (.slot: display contents).
+function seatHTML(x, seat) {
+  return `<section class="${x.cls}" data-seat="${seat}"><header data-slot>${x.header}</header>` +
+    `<div class="slot" data-slot>${x.wins}</div><div class="slot" data-slot>${x.alerts}</div>` +
+    `<div class="rack"><span class="hand" data-slot>${x.hand}</span>` +
+    `<span class="slot" data-slot>${x.drawn}</span><span class="melds" data-slot>${x.melds}</span></div>` +
+    `<div class="slot" data-slot>${x.waits}</div>` +
+    `<div class="discards" data-slot>${x.discards.join("")}</div></section>`;
+}
+
+// Draws a seat's slots again where they changed (old: its slots as last drawn).
+function patchSeat(sec, x, old) {
+  if (x.cls !== old.cls) sec.className = x.cls;
+  const boxes = sec.querySelectorAll("[data-slot]");
+  SEAT_SLOTS.forEach((k, i) => {
+    if (k === "discards") patchList(boxes[i], old.discards, x.discards);
+    else if (x[k] !== old[k]) boxes[i].innerHTML = x[k];
+  });
+}
+
+// A list's items (markup each) drawn again: only the new ones added when the
+// old list is where it starts (a discard, an action in the ticker).
+function patchList(box, old, now) {
+  const grows = now.length >= old.length && old.every((h, i) => h === now[i]);
+  if (!grows) box.innerHTML = now.join("");
+  else if (now.length > old.length) box.insertAdjacentHTML("beforeend", now.slice(old.length).join(""));
 }
 
 const ACTION_ZH = {deal: "配牌", exchange: "换三张", dingque: "定缺", draw: "摸牌", discard: "打出",
@@ -141,13 +175,13 @@ function matchHTML(match, names, players) {
 
 const TICK_ZH = Object.assign({}, ACTION_ZH, {discard: "打"});
 
-// The hand's actions so far, newest last: "East 打 5万 · South 碰 5万 (East) ..."
-function tickerHTML(ticker, names) {
-  if (!ticker || !ticker.length) return `<div class="ticker"></div>`;
-  return `<div class="ticker"><ol>` + ticker.map(([k, s, f, frm]) =>
+// The hand's actions so far, newest last: "East 打 5万 · South 碰 5万 (East) ...",
+// an <li> each (drawTable adds the new ones to the ticker's <ol>).
+function tickerItems(ticker, names) {
+  return (ticker || []).map(([k, s, f, frm]) =>
     `<li>${esc(names[s] || "")} ${TICK_ZH[k] || esc(k)}${f >= 0 && k !== "dingque" ? " " +
       faceName(f) : ""}${k === "dingque" && f >= 0 && f < 3 ? " " + SUIT_BADGE[f] : ""}` +
-    `${frm >= 0 ? " (" + esc(names[frm] || "") + ")" : ""}</li>`).join("") + `</ol></div>`;
+    `${frm >= 0 ? " (" + esc(names[frm] || "") + ")" : ""}</li>`);
 }
 
 function centreHTML(snap) {
@@ -194,20 +228,25 @@ function drawTable(el, snap, opts = {}) {
     `<div class="linkstate ${link}">${link === "lost" ? "link lost" : "connecting"}` +
     `${snap.detail ? ": " + esc(snap.detail) : ""}</div>`) + previousHTML(snap);
   // Only the parts that changed are drawn again (an action changes one or two
-  // seats and the centre): parsing ~150 SVG tiles per update is the page's cost.
+  // seats and the centre), and of a seat only its slots that changed:
+  // parsing, laying out and rastering ~150 tiles per update is the page's cost.
   const me = opts.seat !== undefined && opts.seat !== null ? opts.seat : 0;
   const names = (snap.seats || []).map(s => s.name);
-  const parts = [banner].concat((snap.seats || []).map(s => seatHTML(s, snap, me)),
-    [centreHTML(snap), tickerHTML(snap.ticker, names)]);
-  const old = el._parts;
-  if (!old || old.length !== parts.length) {
-    el.innerHTML = `<div class="banner">${parts[0]}</div><div class="felt">` +
-      parts.slice(1).map(p => `<div class="part">${p}</div>`).join("") + `</div>`;
+  const now = {banner, seats: (snap.seats || []).map(s => seatSlots(s, snap, me)),
+    centre: centreHTML(snap), ticker: tickerItems(snap.ticker, names)};
+  const old = el._drawn;
+  if (!old || old.seats.length !== now.seats.length) {
+    el.innerHTML = `<div class="banner">${banner}</div><div class="felt">` +
+      now.seats.map((x, i) => seatHTML(x, snap.seats[i].seat)).join("") +
+      `<div class="part">${now.centre}</div><div class="ticker"><ol>${now.ticker.join("")}</ol></div></div>`;
   } else {
-    const boxes = [el.querySelector(".banner")].concat(Array.from(el.querySelectorAll(".felt > .part")));
-    parts.forEach((p, i) => { if (p !== old[i]) boxes[i].innerHTML = p; });
+    if (banner !== old.banner) el.querySelector(".banner").innerHTML = banner;
+    const secs = el.querySelectorAll(".felt > .seat");
+    now.seats.forEach((x, i) => patchSeat(secs[i], x, old.seats[i]));
+    if (now.centre !== old.centre) el.querySelector(".felt > .part").innerHTML = now.centre;
+    patchList(el.querySelector(".ticker ol"), old.ticker, now.ticker);
   }
-  el._parts = parts;
+  el._drawn = now;
   el.dataset.version = snap.version !== undefined ? snap.version : "";
   el.dataset.records = snap.records;
   el.dataset.actions = snap.actions;
