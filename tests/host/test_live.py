@@ -25,7 +25,7 @@ from mjtable.commands import live as livecmd
 from mjtable.link import client as H
 from mjtable.live import feed, model
 from mjtable.logs import logfmt
-from mjtable.tableops.logs import pull_growing, table_logs, unwhiten
+from mjtable.tableops.logs import fetch_growing, table_logs
 from sichuan import game as G
 from sichuan import handlog, presets
 
@@ -342,7 +342,7 @@ def logs_of(path, want):
     link = H.Link(ser, timeout=10)
     link.hello()
     # the hand in play may grow while it is read: read it as monitor does
-    out = {lid: logfmt.parse(unwhiten(pull_growing(link, lid))).records
+    out = {lid: logfmt.parse(fetch_growing(link, lid)).records
            for lid, _ in table_logs(link) if lid in want}
     ser.close()
     return out

@@ -31,7 +31,7 @@ from mjtable.logs import hands, logfmt
 from mjtable.logs.logfmt import T_ACT, T_ALERT, T_END, T_HEAD
 from mjtable.rules import names
 from mjtable.tableops import rules as tablerules
-from mjtable.tableops.logs import pull_growing, unwhiten
+from mjtable.tableops.logs import fetch_growing
 
 STREAMED = (T_HEAD, T_ACT, T_ALERT, T_END)  # the records the table also sends as events
 STOP_S = 2.0  # s the WATCH off after a Ctrl-C may take
@@ -186,7 +186,7 @@ def _in_play(link, view) -> int:
     if not lid.isdigit():
         return 0
     try:
-        log = logfmt.parse(unwhiten(pull_growing(link, int(lid))))
+        log = logfmt.parse(fetch_growing(link, int(lid)))
     except (L.LinkError, logfmt.LogDamaged) as e:
         view.out("hand in play (log %s) not read: %s; shown from the next hand" % (lid, e))
         return len(link.events)

@@ -45,7 +45,7 @@ from mjtable.link import client as L
 from mjtable.link import owner
 from mjtable.link import protocol as P
 from mjtable.logs import logfmt
-from mjtable.tableops.logs import fetch_log, pull_growing, table_logs, unwhiten
+from mjtable.tableops.logs import fetch_growing, fetch_log, table_logs
 
 HEARTBEAT = 1.0  # s of silence before the feed asks INFO
 RETRY = 1.0  # s between reconnection attempts
@@ -236,7 +236,7 @@ class Feed(threading.Thread):
         lid = logs[-1][0]
         # the hand in play may grow during the read: pulled as monitor does,
         # a copy of the log as it stood at the last reply, never a cut
-        recs = logfmt.parse(unwhiten(pull_growing(link, lid))).records
+        recs = logfmt.parse(fetch_growing(link, lid)).records
         # every event that came before the read's last reply is in the log
         link.events.clear()
         self._know_rules(link, recs)

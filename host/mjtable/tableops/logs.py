@@ -43,6 +43,12 @@ def fetch_log(link: L.Link, lid: int) -> bytes:
     return unwhiten(link.get_object(P.OBJ_LOG, lid))
 
 
+def fetch_growing(link: L.Link, lid: int) -> bytes:
+    """One log file that may still grow (the hand in play): as it stood at
+    the last reply, never a cut (pull_growing)."""
+    return unwhiten(pull_growing(link, lid))
+
+
 def table_logs(link: L.Link) -> list:
     """[(log id, size)] of the logs on the table, ascending."""
     out: list = []
