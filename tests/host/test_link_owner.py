@@ -182,15 +182,15 @@ def two_clients(port):
     from mjtable.link import owner
 
     o = owner.serve(port, 2.0)
+    links = []
     try:
-        a = L.Link(owner.open_stream(port), key=KEY, timeout=5)
-        b = L.Link(owner.open_stream(port), key=KEY, timeout=5)
-        a.hello()
-        b.hello()
-        yield a, b
-        a.stream.close()
-        b.stream.close()
+        for _ in range(2):
+            links.append(L.Link(owner.open_stream(port), key=KEY, timeout=5))
+            links[-1].hello()
+        yield links[0], links[1]
     finally:
+        for link in links:
+            link.stream.close()
         o.stop()
         o.join(10)
 
@@ -262,6 +262,7 @@ def test_two_pushes_at_once_through_one_owner_both_take(env, run_dir):
             assert tablerules.pull(a)[0].crc() == y.crc()  # b's, committed after a's
     finally:
         assert vt.close() == 0
+
 
 def _lines(proc):
     """A queue the process's stdout lines go to, as they come."""
