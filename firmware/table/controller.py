@@ -77,6 +77,9 @@ _FILE_ROOM = const(1200)
 # 909 actions in 8 hands, 4.6 B each), a longer one grows it.
 _LOG_ROOM = const(1024)
 _ASK_MAX = const(6)  # tiles in flux at a place settled by asks; more: read it whole again
+# focus(): the place in turn every fourth cycle, not every other (a draw or a
+# discard awaited). Above the two 8-bit place fields, inside a small int.
+_RR_SPARE = const(1 << 28)
 
 
 def elapsed(now, then):
@@ -144,10 +147,11 @@ class Controller:
 
     def focus(self):
         """Places (bit seat * 2 + antenna) to scan every cycle, in bits 0..15,
-        and every other cycle, in bits 16..31: one int, as a pair would be a
-        tuple made every scan cycle. The places where the next move can
-        happen are read most; the rest in turn, one place per two cycles, so
-        a tile moved anywhere is still seen, a little later."""
+        and every other cycle, in bits 16..27: one int, as a tuple would be
+        made every scan cycle. The places where the next move can happen are
+        read most; the rest in turn, one place per two cycles (per four with
+        _RR_SPARE set), so a tile moved anywhere is still seen, a little
+        later."""
         g = self.game
         allp = (1 << 2 * self.np) - 1
         if self.state != PLAY or g is None:
@@ -157,14 +161,19 @@ class Controller:
             return 0x55 & allp  # the racks
         s = g.pseat if G.claim_open(ph) else g.turn
         every = 1 << 2 * s
-        # a discard or a 杠 leaves the rack first, and the rack's read asks
-        # the tray for what left (scan.settle): reading the tray as well
-        # would only delay the rack's next read, where the move shows
-        often = 0 if ph == G.PH_DRAW or ph == G.PH_DISCARD else 2 << 2 * s
+        often = 2 << 2 * s  # a claim window: the discarder's tray
+        spare = 0
+        if ph == G.PH_DRAW or ph == G.PH_DISCARD:
+            # A discard or a 杠 leaves the rack first, and the rack's read
+            # asks the tray for what left (scan.settle). Any other read puts
+            # the rack's next read off by 85 to 225 ms, where the move shows:
+            # the tray is not read, and the places in turn half as often.
+            often = 0
+            spare = _RR_SPARE
         d = self.obs.due_seat
         if d >= 0:
             every |= 3 << 2 * d
-        return every | (often & ~every) << 16
+        return every | (often & ~every) << 16 | spare
 
     def scan_cycle(self):
         """One whole scan cycle (blocking): scan_begin, then scan_next until False."""
@@ -173,14 +182,15 @@ class Controller:
             pass
 
     def scan_begin(self):
-        """Plan a scan cycle: the focus places, then (every other cycle) one
+        """Plan a scan cycle: the focus places, then (every other cycle) the
+        often places or (in the others, every other with _RR_SPARE) one
         more place in turn. The board's scan task runs it place by place
         (scan_next), yielding in between: a cycle can take most of a second,
         and the keys, the displays and the link must not wait for it."""
         f = self.focus()
         self._planned = self.accepted
         every = f & 0xFFFF
-        often = f >> 16
+        often = f >> 16 & 0xFFF
         n = 2 * self.np
         plan = self._plan
         k = 0
@@ -194,7 +204,7 @@ class Controller:
                 if often >> p & 1:
                     plan[k] = p
                     k += 1
-        else:
+        elif not (f & _RR_SPARE and self._cycle & 2):
             for _ in range(n):
                 self._rr = (self._rr + 1) % n
                 if not (every | often) >> self._rr & 1:
@@ -275,7 +285,7 @@ class Controller:
 
     def _chips(self, now):
         """Chips that do not answer (boards.pico Board.down: bit s reader,
-        4 + s display, 8 + s keys of seat s). A reader that failed 3 scans
+        4 + s display, 8 + s keys of seat s). A reader that failed 3 reads
         in a row, or a display whose writes failed twice in a row, is marked
         down (the board marks its expanders); a chip down is not touched but by the
         board's retry, and taken back once it answers. Its seat shows a chip
@@ -285,14 +295,13 @@ class Controller:
         d = self.display
         al = self.alerts
         for s in range(d.seats):
-            if sc.errors[2 * s] >= 3 or sc.errors[2 * s + 1] >= 3:
+            if sc.errors[s] >= 3:
                 b.down |= 1 << s
             if d.failed[s] >= 2:  # twice: one can be the rp2 port's echo of another's timeout
                 b.down |= 16 << s
         back = b.retry(now)
         if 0 <= back < 4:
-            sc.errors[2 * back] = 0
-            sc.errors[2 * back + 1] = 0
+            sc.errors[back] = 0
         elif 4 <= back < 8:
             d.redraw(back - 4)
         down = b.down

@@ -74,7 +74,9 @@ class Scanner:
         self.dual = bytearray(TILES)
         self.unknown = bytearray(n)  # consecutive scans with an unknown tag, per place
         self.unknown_uid = bytearray(8 * n)  # the last unknown UID seen at each place
-        self.errors = bytearray(n)  # reader errors per place in a row (saturating)
+        # reader errors per seat in a row (saturating), reads and asks of
+        # either antenna alike: the chip answers or not, whichever is selected
+        self.errors = bytearray(len(readers))
         self.skip = 0  # seats whose reader is down (bit per seat): not scanned
         self.scans = 0
         self.changes = 0  # bumped on every confirmed change (observers poll it)
@@ -106,15 +108,18 @@ class Scanner:
             r.select_antenna(p & 1)
             r.inventory()
         except OSError:
-            if self.errors[p] < 255:
-                self.errors[p] += 1
+            self._failed(p)
             self._flux_walk(p)
             return  # an unreadable place is not evidence that tiles left
         finally:
             if self.idle is not None:
                 self.idle()
-        self.errors[p] = 0
+        self.errors[p >> 1] = 0
         self.update(p, r.uids, r.count)
+
+    def _failed(self, p):
+        if self.errors[p >> 1] < 255:
+            self.errors[p >> 1] += 1
 
     def ask(self, p, t, tries):
         """Ask p's reader up to `tries` times for tile t by its UID
@@ -130,13 +135,12 @@ class Scanner:
             r.select_antenna(p & 1)
             k = r.find(self.enroll.uids, 8 * t, tries, self.enroll.ask_bits())
         except OSError:
-            if self.errors[p] < 255:
-                self.errors[p] += 1
+            self._failed(p)
             return False
         finally:
             if self.idle is not None:
                 self.idle()
-        self.errors[p] = 0
+        self.errors[p >> 1] = 0
         for _ in range(k):
             if self.loc[t] == p:
                 self._missed_home(t)

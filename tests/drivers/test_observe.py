@@ -251,6 +251,44 @@ def test_at_its_turn_the_rack_is_read_and_the_tray_asked():
     assert r.ctl.alerts.code[0] == 0
 
 
+def places_read(r, cycles):
+    """How often each place (seat * 2 + antenna) is read whole in `cycles`
+    scan cycles with nothing moved."""
+    sc = r.ctl.scanner
+    scan = sc.scan_place
+    reads = [0] * 8
+
+    def spy(p):
+        reads[p] += 1
+        return scan(p)
+
+    sc.scan_place = spy
+    for _ in range(cycles):
+        r.ctl.scan_cycle()
+    sc.scan_place = scan
+    return reads
+
+
+def test_while_a_move_is_awaited_the_rest_of_the_table_is_read_every_fourth_cycle():
+    # each read elsewhere puts the rack's next read off by a read, where the
+    # discard or the draw shows: one place in turn every fourth cycle
+    r = opening()
+    assert places_read(r, 28) == [28] + [1] * 7  # the discard awaited at seat 0
+    r.take(0, 0, [40])  # the discard
+    assert r.until(lambda: r.ctl.game.phase == G.PH_DRAW and r.ctl.game.turn == 1)
+    reads = places_read(r, 28)
+    assert reads[2] == 28 and sum(reads) == 28 + 7  # the draw awaited at seat 1
+
+
+def test_at_the_exchange_the_trays_are_read_every_other_cycle():
+    r = TableRig()
+    r.frame(2)
+    for s in range(4):
+        r.put(s, 0, HANDS[s])
+    assert r.until(lambda: r.ctl.accepted == 4)
+    assert places_read(r, 8) == [8, 1, 8, 1, 8, 1, 8, 1]
+
+
 def test_a_tile_laid_on_the_tray_is_no_discard_when_the_rack_reads_keep_seeing_strays():
     # Each read of the rack sees a new stray UID (phantom reads of a noisy
     # antenna): the controller reads it again and again (an unknown tag seen
