@@ -219,7 +219,8 @@ def test_each_ready_seats_waits_are_the_tiles_a_win_comes_on():
     """Over twelve bot hands, at every action: each wait shown has as many
     copies left as the wall holds (read from the log's deals and draws, not
     the engine's bookkeeping); every win by a plain discard was on a wait
-    shown for that seat the moment before, at the fan the win scored, and
+    shown for that seat the moment before, at the fan the win scored and
+    with its patterns named alike (根×2 in both), and
     every 自摸 on one of its waits; hidden hands show none."""
     from mjtable.live import feed
     from mjtable.referee import winfmt
@@ -227,7 +228,7 @@ def test_each_ready_seats_waits_are_the_tiles_a_win_comes_on():
     from test_live import bot_records
 
     xz = presets.get("xuezhan")
-    seen = {"waits": 0, "discard_wins": 0, "zimo": 0}
+    seen = {"waits": 0, "discard_wins": 0, "zimo": 0, "gen": 0}
     for seed in range(1, 13):
         recs, _ = bot_records(seed)
         m = model.HandModel(feed.Rules())
@@ -249,11 +250,16 @@ def test_each_ready_seats_waits_are_the_tiles_a_win_comes_on():
                 if w["from"] >= 0 and not w["flags"]:  # a plain 点炮: no 杠上炮, 抢杠, 海底 ...
                     assert before[w["face"]]["fan"] == w["shown"] == \
                         winfmt.shown(xz, w["fan"]), (seed, w, before)
+                    # and named alike, a 根 counted in both (根×2)
+                    names = [p["name"] for p in w["patterns"]]
+                    assert before[w["face"]]["patterns"] == names, (seed, w, before)
+                    seen["gen"] += sum("根×" in n for n in names)
                     seen["discard_wins"] += 1
                 elif w["from"] < 0:
                     seen["zimo"] += 1
             prev = snap
     assert seen["waits"] > 100 and seen["discard_wins"] >= 3 and seen["zimo"] >= 1, seen
+    assert seen["gen"] >= 1, seen  # a win of two 根 or more among them
 
 
 RECORD_WAITS = """() => {

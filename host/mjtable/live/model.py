@@ -196,9 +196,10 @@ class HandModel:
 
     def _patterns(self, e) -> list:
         """[{"id", "name", "fan"}] of the patterns a win counts (the ruleset's own
-        house patterns named as its file names them), [] if they cannot be told."""
+        house patterns named as its file names them, a 根 counted as the waits
+        count it: 根×2), [] if they cannot be told."""
         pats = winfmt.win_patterns(self.game, e) or {}
-        return [{"id": p, "name": winfmt.pattern_zh(p, self.rs), "fan": v}
+        return [{"id": p, "name": winfmt.pattern_label(p, v, self.rs), "fan": v}
                 for p, v in pats.items()]
 
     # --- drawing ---

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from sichuan import fan
 from sichuan import game as G
-from sichuan import ruleset as R
 from sichuan.claims import ST_LEFT, cannot_win
 
 from mjtable.referee import calc, winfmt
@@ -29,14 +28,7 @@ def pattern_names(rs, patterns: dict) -> list:
     """calc's {pattern id: fan it adds} as names in calc's order (the built-in
     patterns, the variant values such as 卡, then the ruleset's house patterns
     as its file names them), a 根 counted (根×2)."""
-    gen = R.PATTERNS[R.GEN]
-    each = rs[R.P_FAN0 + R.GEN]
-    out = []
-    for key, fan_added in patterns.items():
-        zh = winfmt.pattern_zh(key, rs)
-        n = fan_added // each if key == gen and each > 0 else 1
-        out.append(zh if n <= 1 else "%s×%d" % (zh, n))
-    return out
+    return [winfmt.pattern_label(key, fan_added, rs) for key, fan_added in patterns.items()]
 
 
 def seat_waits(g, s: int):

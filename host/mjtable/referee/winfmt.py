@@ -29,6 +29,15 @@ def pattern_zh(pid, rs=None):
     return pid
 
 
+def pattern_label(pid, fan_added, rs):
+    """A pattern's name as a win or a wait lists it: pattern_zh, and a 根
+    counted (根×2: fan_added is two 根's worth)."""
+    zh = pattern_zh(pid, rs)
+    each = rs[R.P_FAN0 + R.GEN]
+    n = fan_added // each if pid == R.PATTERNS[R.GEN] and each > 0 else 1
+    return zh if n <= 1 else "%s×%d" % (zh, n)
+
+
 def shown(rs, doublings):
     """The fan a rule text says for a win (or a 查叫 wait) of these doublings."""
     return fan.capped(rs, doublings) + rs[R.P_FAN_SHOWN_OFFSET]
