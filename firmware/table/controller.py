@@ -77,8 +77,8 @@ _FILE_ROOM = const(1200)
 # 909 actions in 8 hands, 4.6 B each), a longer one grows it.
 _LOG_ROOM = const(1024)
 _ASK_MAX = const(6)  # tiles in flux at a place settled by asks; more: read it whole again
-# focus(): the place in turn every fourth cycle, not every other (a draw or a
-# discard awaited). Above the two 8-bit place fields, inside a small int.
+# focus(): the place in turn every fourth cycle, not every other (a discard
+# awaited). Above the two 8-bit place fields, inside a small int.
 _RR_SPARE = const(1 << 28)
 
 
@@ -165,10 +165,14 @@ class Controller:
         spare = 0
         if ph == G.PH_DRAW or ph == G.PH_DISCARD:
             # A discard or a 杠 leaves the rack first, and the rack's read
-            # asks the tray for what left (scan.settle). Any other read puts
-            # the rack's next read off by 85 to 225 ms, where the move shows:
-            # the tray is not read, and the places in turn half as often.
+            # asks the tray for what left (scan.settle): reading the tray
+            # would only put the rack's next read off, where the move shows.
             often = 0
+        if ph == G.PH_DISCARD:
+            # So does a place read in turn, by 85 to 225 ms: while the
+            # discard is awaited, half as often (a draw is not put off less,
+            # but its display is not awaited, and the rest of the table is
+            # still read as often then: docs/decisions.md)
             spare = _RR_SPARE
         d = self.obs.due_seat
         if d >= 0:

@@ -269,15 +269,16 @@ def places_read(r, cycles):
     return reads
 
 
-def test_while_a_move_is_awaited_the_rest_of_the_table_is_read_every_fourth_cycle():
+def test_while_a_discard_is_awaited_the_rest_of_the_table_is_read_every_fourth_cycle():
     # each read elsewhere puts the rack's next read off by a read, where the
-    # discard or the draw shows: one place in turn every fourth cycle
+    # discard shows: one place in turn every fourth cycle; at a draw, whose
+    # display is not awaited, every other cycle
     r = opening()
     assert places_read(r, 28) == [28] + [1] * 7  # the discard awaited at seat 0
     r.take(0, 0, [40])  # the discard
     assert r.until(lambda: r.ctl.game.phase == G.PH_DRAW and r.ctl.game.turn == 1)
     reads = places_read(r, 28)
-    assert reads[2] == 28 and sum(reads) == 28 + 7  # the draw awaited at seat 1
+    assert reads[2] == 28 and sum(reads) == 28 + 14  # the draw awaited at seat 1
 
 
 def test_at_the_exchange_the_trays_are_read_every_other_cycle():
