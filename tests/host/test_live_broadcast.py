@@ -455,8 +455,11 @@ def test_a_hand_tells_its_wins_its_actions_and_its_end_and_no_chip_covers_the_po
         def flown():
             return page.evaluate("window.__chips.frames") > 30
 
+        def enough():  # a loaded machine's page draws fewer of the states: wait for them
+            return sum(1 for s in states if s["ticker"]) > 60
+
         while time.monotonic() < deadline and not (seen_liuju() and seen_win_kept() and
-                                                   flown()):
+                                                   flown() and enough()):
             states += page.evaluate("window.__out.splice(0)")
             time.sleep(0.2)
         chips = page.evaluate("window.__chips")
