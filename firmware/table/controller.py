@@ -170,9 +170,9 @@ class Controller:
             often = 0
         if ph == G.PH_DISCARD:
             # So does a place read in turn, by 85 to 225 ms: while the
-            # discard is awaited, half as often (a draw is not put off less,
-            # but its display is not awaited, and the rest of the table is
-            # still read as often then: docs/decisions.md)
+            # discard is awaited, half as often. Not at a draw: no display
+            # waits on it, and a stray tag elsewhere is seen as soon as
+            # before then (docs/decisions.md)
             spare = _RR_SPARE
         d = self.obs.due_seat
         if d >= 0:
